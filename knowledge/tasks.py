@@ -1,0 +1,17 @@
+from celery import shared_task
+
+from knowledge.embeddings.base import EmbeddingError
+from knowledge.services import chunks_embed
+
+
+@shared_task(
+    bind=True,
+    autoretry_for=(EmbeddingError, ConnectionError, TimeoutError),
+    retry_backoff=True,
+    retry_backoff_max=120,
+    max_retries=5,
+    soft_time_limit=300,
+    time_limit=360,
+)
+def chunks_embed_task(self, chunk_ids: list[int]) -> int:
+    return chunks_embed(chunk_ids=chunk_ids)

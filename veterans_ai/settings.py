@@ -1,0 +1,179 @@
+"""Settings, read from environment variables. Every variable is optional; unset means the embedded default."""
+
+from pathlib import Path
+
+import environ
+from django.core.management.utils import get_random_secret_key
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+VAR_DIR = BASE_DIR / "var"
+
+env = environ.Env()
+
+DEBUG = env.bool("DEBUG", default=False)
+SECRET_KEY = env("SECRET_KEY", default="")
+if not SECRET_KEY:
+    # A development key kept in var/ so sessions survive restarts; production sets SECRET_KEY.
+    key_file = VAR_DIR / "secret_key"
+    if not key_file.exists():
+        VAR_DIR.mkdir(parents=True, exist_ok=True)
+        key_file.write_text(get_random_secret_key())
+    SECRET_KEY = key_file.read_text().strip()
+ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]", "testserver"])
+CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "django.contrib.postgres",
+    "rest_framework",
+    "django_htmx",
+    "knowledge",
+    "verification",
+    "chat",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+]
+
+ROOT_URLCONF = "veterans_ai.urls"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+WSGI_APPLICATION = "veterans_ai.wsgi.application"
+
+# DATABASE_URL unset: the embedded PostgreSQL 18 + pgvector in var/pgdata, started on the first connection.
+if env("DATABASE_URL", default=""):
+    DATABASES = {"default": env.db("DATABASE_URL")}
+else:
+    DATABASES = {
+        "default": {
+            "ENGINE": "veterans_ai.embedded_db",
+            "NAME": "veterans_ai",
+            "USER": "postgres",
+            "HOST": "",
+            "PORT": "",
+        }
+    }
+# HNSW search breadth (pgvector's default is 40; 100 keeps recall@7 ≥ 0.95 at 100,000 chunks, see `make bench`);
+# iterative scans keep filtered searches (by topic or type) from coming back short.
+DATABASES["default"].setdefault("OPTIONS", {})["options"] = (
+    f"-c hnsw.ef_search={env.int('HNSW_EF_SEARCH', default=100)} -c hnsw.iterative_scan=strict_order"
+)
+DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+
+REDIS_URL = env("REDIS_URL", default="")
+if REDIS_URL:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STATIC_ROOT = env.path("STATIC_ROOT", default=str(VAR_DIR / "staticfiles"))
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# Security: on whenever DEBUG is off; a TLS-terminating proxy sets X-Forwarded-Proto.
+if not DEBUG:
+    SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=True)
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=60 * 60 * 24 * 30)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=False)
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+
+REST_FRAMEWORK = {
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_AUTHENTICATION_CLASSES": [],
+    "DEFAULT_PERMISSION_CLASSES": [],
+    "UNAUTHENTICATED_USER": None,
+}
+
+# Celery: eager without REDIS_URL, a Redis broker with it.
+CELERY_BROKER_URL = REDIS_URL or "memory://"
+CELERY_RESULT_BACKEND = None
+CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=not REDIS_URL)
+CELERY_TASK_EAGER_PROPAGATES = True
+CELERY_TASK_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_RESULT_SERIALIZER = "json"
+CELERY_TASK_SOFT_TIME_LIMIT = 300
+CELERY_TASK_TIME_LIMIT = 360
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_ACKS_LATE = True
+
+# Embeddings. `local`: all-MiniLM-L6-v2 (384-d) run offline; `openai`: text-embedding-3-small (1536-d).
+OPENAI_API_KEY = env("OPENAI_API_KEY", default="")
+OPENAI_BASE_URL = env("OPENAI_BASE_URL", default="") or None
+OPENAI_TIMEOUT_SECONDS = env.float("OPENAI_TIMEOUT_SECONDS", default=30.0)
+OPENAI_MAX_RETRIES = env.int("OPENAI_MAX_RETRIES", default=3)
+# An unset API key turns the OpenAI providers off; the offline ones take their place.
+EMBEDDING_PROVIDER = env("EMBEDDING_PROVIDER", default="local") if OPENAI_API_KEY else "local"
+EMBEDDING_OPENAI_MODEL = env("EMBEDDING_OPENAI_MODEL", default="text-embedding-3-small")
+EMBEDDING_BATCH_SIZE = env.int("EMBEDDING_BATCH_SIZE", default=64)
+LLM_PROVIDER = env("LLM_PROVIDER", default="extractive") if OPENAI_API_KEY else "extractive"
+LLM_MODEL = env("LLM_MODEL", default="gpt-4.1-mini")
+LLM_PREMIUM_MODEL = env("LLM_PREMIUM_MODEL", default="gpt-4.1")
+
+# Retrieval. Hybrid weights were tuned on the golden set (see README, "Retrieval").
+RETRIEVAL_TOP_K = env.int("RETRIEVAL_TOP_K", default=7)
+RETRIEVAL_CANDIDATES = env.int("RETRIEVAL_CANDIDATES", default=40)
+RETRIEVAL_DENSE_WEIGHT = env.float("RETRIEVAL_DENSE_WEIGHT", default=1.0)
+RETRIEVAL_LEXICAL_WEIGHT = env.float("RETRIEVAL_LEXICAL_WEIGHT", default=0.3)
+
+# Chunking for the local model's 256-token window (about 1,000 characters of English).
+CHUNK_MAX_CHARS = env.int("CHUNK_MAX_CHARS", default=1000)
+
+# Domains answers may link to, beyond those of the corpus' own sources.
+URL_WHITELIST_EXTRA = env.list("URL_WHITELIST_EXTRA", default=["va.gov", "ecfr.gov"])
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": env("LOG_LEVEL", default="WARNING")},
+}
