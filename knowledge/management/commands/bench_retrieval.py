@@ -1,0 +1,166 @@
+"""Benchmark ingestion and retrieval on the bundled corpus, the real vbkb corpus and 100,000 synthetic vectors.
+
+Runs in a database of its own (``<name>_bench``) so the served knowledge base is never touched.
+"""
+
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+from django.conf import settings
+from django.core.management import call_command
+from django.core.management.base import BaseCommand
+from django.db import connection
+
+from knowledge.embeddings import embedding_provider_get
+from knowledge.models import Chunk, ChunkEmbedding
+from knowledge.selectors import _dense_ranked, chunks_search
+from knowledge.services import bundled_corpus_paths, corpus_ingest
+
+SHARED = Path(settings.BASE_DIR).parent / "shared" / "data"
+
+
+def pct(values: list[float], q: float) -> float:
+    return float(np.percentile(np.asarray(values), q)) if values else float("nan")
+
+
+class Command(BaseCommand):
+    help = "Print ingestion, embedding and retrieval figures (see README, Benchmarks)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--synthetic", type=int, default=100_000, help="synthetic vectors (0 to skip)")
+        parser.add_argument("--queries", type=int, default=200)
+
+    def handle(self, *args, **options):
+        self._use_bench_database()
+        provider = embedding_provider_get()
+        provider.embed(["warm up"])
+        results = {"embedding_model": provider.model_name}
+        results["bundled"] = self._corpus(bundled_corpus_paths(), "vbkb", options["queries"])
+        vbkb = SHARED / "vbkb_corpus.json"
+        if vbkb.exists():
+            results["vbkb_corpus"] = self._corpus([vbkb], "vbkb", options["queries"])
+        else:
+            self.stderr.write(f"skipped vbkb_corpus: {vbkb} is missing")
+        if options["synthetic"]:
+            results["synthetic"] = self._synthetic(options["synthetic"], options["queries"])
+        self.stdout.write(json.dumps(results, indent=2))
+
+    def _use_bench_database(self) -> None:
+        served = settings.DATABASES["default"]["NAME"]
+        name = f"{served}_bench"
+        with connection.cursor() as cursor:
+            cursor.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            cursor.execute(f'CREATE DATABASE "{name}"')
+        connection.close()
+        connection.settings_dict["NAME"] = name
+        self.stderr.write(f"benchmark database {name} (the served database {served} is untouched)")
+        call_command("migrate", verbosity=0)
+
+    def _reset(self) -> None:
+        with connection.cursor() as cursor:
+            cursor.execute("TRUNCATE knowledge_chunk, knowledge_source CASCADE")
+
+    def _corpus(self, paths: list[Path], fmt: str, n_queries: int) -> dict:
+        self._reset()
+        provider = embedding_provider_get()
+        started = time.perf_counter()
+        summary = corpus_ingest(paths=paths, fmt=fmt)
+        ingest_s = time.perf_counter() - started
+        texts = [f"{t}: {c}" if t else c for t, c in Chunk.objects.values_list("title", "content")]
+        tokens = provider.count_tokens(texts)
+        embed_started = time.perf_counter()
+        provider.embed(texts[:200])
+        embed_s = time.perf_counter() - embed_started
+        started = time.perf_counter()
+        again = corpus_ingest(paths=paths, fmt=fmt)
+        reingest_s = time.perf_counter() - started
+
+        questions = list(Chunk.objects.order_by("?").values_list("title", flat=True)[:n_queries])
+        questions = [q for q in questions if q] or ["what is the rating for tinnitus"]
+        q_embed, q_retrieve, vectors = [], [], []
+        for q in questions:
+            t0 = time.perf_counter()
+            v = provider.embed([f"what about {q.lower()}?"])[0]
+            q_embed.append((time.perf_counter() - t0) * 1000)
+            vectors.append(v)
+            t0 = time.perf_counter()
+            chunks_search(query=q, query_vector=v)
+            q_retrieve.append((time.perf_counter() - t0) * 1000)
+        recall = self._recall_chunks(vectors, provider)
+        n = Chunk.objects.count()
+        return {
+            "chunks": n,
+            "ingest": summary.line(),
+            "ingest_seconds": round(ingest_s, 2),
+            "chunks_per_second": round(n / ingest_s, 1),
+            "embedding_tokens_per_second": round(provider.count_tokens(texts[:200]) / embed_s, 1),
+            "corpus_tokens": tokens,
+            "reingest_unchanged_seconds": round(reingest_s, 2),
+            "reingest": again.line(),
+            "query_embedding_ms": {"p50": round(pct(q_embed, 50), 2), "p95": round(pct(q_embed, 95), 2)},
+            "retrieval_ms_without_embedding": {"p50": round(pct(q_retrieve, 50), 2),
+                                               "p95": round(pct(q_retrieve, 95), 2)},
+            "hnsw_recall_at_7": round(recall, 4),
+        }
+
+    def _recall_chunks(self, vectors: list[np.ndarray], provider) -> float:
+        ids, matrix = [], []
+        for pk, emb in ChunkEmbedding.objects.filter(model=provider.model_name).values_list("chunk_id", "embedding"):
+            ids.append(pk)
+            matrix.append(np.asarray(emb, dtype=np.float32))
+        ids_arr, m = np.asarray(ids), np.vstack(matrix)
+        hits = 0
+        for v in vectors:
+            exact = set(ids_arr[np.argsort(-(m @ v))[:7]].tolist())
+            approx = set(_dense_ranked(v, provider.model_name, provider.dimensions, 7, None, None))
+            hits += len(exact & approx)
+        return hits / (7 * len(vectors))
+
+    def _synthetic(self, n: int, n_queries: int) -> dict:
+        from pgvector.psycopg import register_vector
+
+        rng = np.random.default_rng(7)
+        centers = rng.normal(size=(200, 384)).astype(np.float32)
+        data = centers[rng.integers(0, 200, n)] + 0.6 * rng.normal(size=(n, 384)).astype(np.float32)
+        data /= np.linalg.norm(data, axis=1, keepdims=True)
+        queries = centers[rng.integers(0, 200, n_queries)] + 0.6 * rng.normal(size=(n_queries, 384)).astype(np.float32)
+        queries /= np.linalg.norm(queries, axis=1, keepdims=True)
+        raw = connection.cursor().connection
+        register_vector(raw)
+        with raw.cursor() as cur:
+            cur.execute("DROP TABLE IF EXISTS bench_vectors")
+            cur.execute("CREATE TABLE bench_vectors (id int PRIMARY KEY, embedding vector(384))")
+            t0 = time.perf_counter()
+            with cur.copy("COPY bench_vectors (id, embedding) FROM STDIN WITH (FORMAT BINARY)") as copy:
+                copy.set_types(["int4", "vector"])
+                for i, row in enumerate(data):
+                    copy.write_row([i, row])
+            load_s = time.perf_counter() - t0
+            cur.execute("SET maintenance_work_mem = '1GB'")
+            t0 = time.perf_counter()
+            cur.execute("CREATE INDEX ON bench_vectors USING hnsw (embedding vector_cosine_ops) "
+                        "WITH (m = 16, ef_construction = 64)")
+            build_s = time.perf_counter() - t0
+            raw.commit()
+            latencies, hits = [], 0
+            for q in queries:
+                t0 = time.perf_counter()
+                cur.execute("SELECT id FROM bench_vectors ORDER BY embedding <=> %s LIMIT 7", (q,))
+                got = {row[0] for row in cur.fetchall()}
+                latencies.append((time.perf_counter() - t0) * 1000)
+                exact = set(np.argsort(-(data @ q))[:7].tolist())
+                hits += len(got & exact)
+            cur.execute("SHOW hnsw.ef_search")
+            ef = cur.fetchone()[0]
+            cur.execute("DROP TABLE bench_vectors")
+            raw.commit()
+        return {
+            "vectors": n,
+            "load_seconds": round(load_s, 1),
+            "hnsw_build_seconds": round(build_s, 1),
+            "ef_search": ef,
+            "query_ms": {"p50": round(pct(latencies, 50), 2), "p95": round(pct(latencies, 95), 2)},
+            "recall_at_7": round(hits / (7 * len(queries)), 4),
+        }

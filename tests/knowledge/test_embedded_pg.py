@@ -1,0 +1,55 @@
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def run(command: str, pgdata: Path) -> subprocess.CompletedProcess:
+    env = {**os.environ, "EMBEDDED_PGDATA": str(pgdata)}
+    return subprocess.run([sys.executable, "-m", "veterans_ai.embedded_pg", command], cwd=REPO, env=env,
+                          capture_output=True, text=True, timeout=120)
+
+
+@pytest.fixture
+def pgdata():
+    base = Path(tempfile.mkdtemp(prefix="vbai-pg-"))
+    path = base / "pgdata"
+    yield path
+    run("stop", path)
+
+
+def postmaster_pid(pgdata: Path) -> int:
+    return int((pgdata / "postmaster.pid").read_text().splitlines()[0])
+
+
+def test_start_reuse_stop_and_stale_pid(pgdata):
+    first = run("start", pgdata)
+    assert first.returncode == 0, first.stderr
+    pid = postmaster_pid(pgdata)
+    again = run("start", pgdata)
+    assert again.returncode == 0 and postmaster_pid(pgdata) == pid  # reused, not restarted
+
+    stopped = run("stop", pgdata)
+    assert "stopped" in stopped.stdout and not (pgdata / "postmaster.pid").exists()
+    assert "was not running" in run("stop", pgdata).stdout
+
+    # A crash leaves postmaster.pid behind naming a dead process: the next start must cope.
+    (pgdata / "postmaster.pid").write_text("999999\n" + "\n" * 6 + "ready\n")
+    restarted = run("start", pgdata)
+    assert restarted.returncode == 0, restarted.stderr
+    assert postmaster_pid(pgdata) != 999999
+
+
+def test_unreachable_checkout_falls_back(monkeypatch):
+    from veterans_ai import embedded_pg
+
+    monkeypatch.delenv("EMBEDDED_PGDATA", raising=False)
+    monkeypatch.setattr(embedded_pg, "_traversable_by_others", lambda path: False)
+    monkeypatch.setattr(embedded_pg.os, "geteuid", lambda: 0)
+    path = embedded_pg.pgdata_path()
+    assert str(path).startswith(str(embedded_pg.FALLBACK_ROOT)) and path.name == "pgdata"

@@ -1,0 +1,187 @@
+import json
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from knowledge.corpus_formats import CorpusFormatError, corpus_parse
+from knowledge.models import Chunk, ChunkEmbedding, Entity, Source, Topic
+from knowledge.services import corpus_ingest
+
+from .conftest import SMALL_CORPUS, shared_data, vbkb_record
+
+pytestmark = pytest.mark.django_db
+
+
+def ingest(path, capture, **kwargs):
+    with capture(execute=True):
+        return corpus_ingest(paths=[path], **kwargs)
+
+
+def test_ingest_writes_chunks_sources_topics_and_vectors(ingested):
+    assert (ingested.added, ingested.updated, ingested.unchanged, ingested.skipped) == (5, 0, 0, 1)
+    assert Chunk.objects.count() == 5
+    assert ChunkEmbedding.objects.filter(model="all-MiniLM-L6-v2", dimensions=384).count() == 5
+    tinnitus = Chunk.objects.get(entry_id="t-tinnitus")
+    assert tinnitus.topic.slug == "disability_ratings"
+    assert tinnitus.source.domain == "www.ecfr.gov" and tinnitus.source.whitelisted
+    assert tinnitus.entities.filter(type="dc_code", value="6260").exists()
+    assert Chunk.objects.get(entry_id="t-itf").entities.filter(type="va_form", value="21-0966").exists()
+
+
+def test_definition_records_become_term_entities(ingested):
+    term = Entity.objects.get(type="term", value="nexus letter")
+    assert "IMO" in term.aliases and "at least as likely as not" in term.definition
+    assert term.source.url == "https://www.va.gov/disability/eligibility/"
+
+
+def test_graph_is_seeded_with_topics_and_every_diagnostic_code(ingested):
+    for slug in ["disability_ratings", "healthcare_benefits", "education_benefits", "home_loans", "appeals",
+                 "forms", "pension"]:
+        assert Topic.objects.filter(slug=slug).exists()
+    assert Entity.objects.filter(type="dc_code").count() > 700
+    assert Entity.objects.get(type="dc_code", value="9411").name.lower().startswith("posttraumatic")
+
+
+def test_second_run_changes_and_embeds_nothing(small_corpus_file, ingested, django_capture_on_commit_callbacks):
+    before = dict(ChunkEmbedding.objects.values_list("chunk_id", "updated_at"))
+    summary = ingest(small_corpus_file, django_capture_on_commit_callbacks)
+    assert (summary.added, summary.updated, summary.unchanged, summary.to_embed) == (0, 0, 5, 0)
+    assert dict(ChunkEmbedding.objects.values_list("chunk_id", "updated_at")) == before
+
+
+def test_edited_content_is_updated_and_re_embedded(tmp_path, ingested, django_capture_on_commit_callbacks):
+    records = [dict(r) for r in SMALL_CORPUS]
+    records[2]["content"] += " You can also start it by phone."
+    path = tmp_path / "edited.json"
+    path.write_text(json.dumps(records))
+    old = ChunkEmbedding.objects.get(chunk__entry_id="t-itf")
+    summary = ingest(path, django_capture_on_commit_callbacks)
+    assert (summary.added, summary.updated, summary.unchanged, summary.to_embed) == (0, 1, 4, 1)
+    new = ChunkEmbedding.objects.get(chunk__entry_id="t-itf")
+    assert new.text_hash != old.text_hash
+    assert list(new.embedding) != list(old.embedding)
+
+
+@pytest.mark.parametrize(
+    ("records", "location", "reason"),
+    [
+        ([vbkb_record("a", "ok"), {"entry_id": "b", "url": "https://www.va.gov/"}], "record 2 (b)", "'content'"),
+        ([vbkb_record("a", "ok"), vbkb_record("b", "text", url="")], "record 2 (b)", "'url'"),
+        ([vbkb_record("a", "ok"), vbkb_record("b", "text", url="ftp://va.gov/x")], "record 2 (b)", "http(s)"),
+        ([vbkb_record("a", "ok"), vbkb_record("b", "text", url="javascript:alert(1)")], "record 2 (b)", "http(s)"),
+        ([vbkb_record("a", "ok"), "not an object"], "record 2", "JSON object"),
+        ([vbkb_record("a", "ok"), vbkb_record("a", "again")], "record 2 (a)", "appears twice"),
+        ([vbkb_record("a", "ok"), vbkb_record("b", 42)], "record 2 (b)", "must be text"),
+    ],
+)
+def test_malformed_file_is_rejected_whole(tmp_path, records, location, reason):
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(records))
+    with pytest.raises(CorpusFormatError) as caught:
+        corpus_ingest(paths=[path])
+    assert caught.value.location == location
+    assert reason in caught.value.reason
+    assert Chunk.objects.count() == 0 and Source.objects.count() == 0
+
+
+def test_bad_json_names_line_and_command_exits_1(tmp_path):
+    path = tmp_path / "broken.json"
+    path.write_text('[{"entry_id": "a",\n "content": }]')
+    with pytest.raises(CommandError, match=r"line 2, column"):
+        call_command("ingest", str(path))
+    assert Chunk.objects.count() == 0
+
+
+def test_unknown_format_is_rejected(tmp_path):
+    path = tmp_path / "notes.txt"
+    path.write_text("hello")
+    with pytest.raises(CommandError, match="--format"):
+        call_command("ingest", str(path))
+    with pytest.raises(CommandError):
+        call_command("ingest", str(path), "--format", "csv")
+
+
+def test_crash_mid_run_leaves_database_as_before(small_corpus_file, monkeypatch):
+    import knowledge.services as services
+
+    def explode(*args, **kwargs):
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr(services, "_entities_link", explode)
+    with pytest.raises(RuntimeError):
+        corpus_ingest(paths=[small_corpus_file])
+    assert Chunk.objects.count() == 0 and Source.objects.count() == 0
+
+
+def test_oversized_record_is_split_not_dropped(tmp_path, django_capture_on_commit_callbacks):
+    paragraphs = [f"Paragraph {i} explains part {i} of the rating rules for the knee in detail. " * 3 for i in range(12)]
+    path = tmp_path / "long.json"
+    path.write_text(json.dumps([vbkb_record("long", "\n\n".join(paragraphs))]))
+    ingest(path, django_capture_on_commit_callbacks)
+    parts = list(Chunk.objects.filter(entry_id__startswith="long#").order_by("id"))
+    assert len(parts) > 1
+    assert all(len(p.content) <= 1000 for p in parts)
+    joined = "\n".join(p.content for p in parts)
+    assert all(f"Paragraph {i} explains" in joined for i in range(12))
+
+
+def test_schemeless_domain_urls_get_https():
+    from knowledge.corpus_formats import url_normalise
+
+    assert url_normalise("veteransbenefitskb.com#7915") == "https://veteransbenefitskb.com#7915"
+    assert url_normalise("https://www.va.gov/x") == "https://www.va.gov/x"
+    assert url_normalise("mailto:someone@va.gov") is None
+    assert url_normalise("not a url") is None
+
+
+def test_jsonl_documents_are_chunked_with_title(tmp_path, django_capture_on_commit_callbacks):
+    text = "\n\n".join(f"Section {i}. " + "Eligibility for the benefit depends on service. " * 8 for i in range(6))
+    path = tmp_path / "docs.jsonl"
+    path.write_text(json.dumps({"id": "doc1", "title": "GI Bill", "url": "https://www.va.gov/education/",
+                                "text": text}) + "\n")
+    ingest(path, django_capture_on_commit_callbacks)
+    chunks = Chunk.objects.filter(entry_id__startswith="doc1-")
+    assert chunks.count() > 1
+    assert set(chunks.values_list("title", flat=True)) == {"GI Bill"}
+
+
+def test_jsonl_bad_line_is_named(tmp_path):
+    path = tmp_path / "docs.jsonl"
+    good = json.dumps({"id": "a", "title": "A", "url": "https://www.va.gov/a", "text": "Some text."})
+    path.write_text(good + "\n" + json.dumps({"id": "b", "title": "B", "text": "no url"}) + "\n")
+    with pytest.raises(CorpusFormatError) as caught:
+        corpus_parse(paths=[path])
+    assert caught.value.location == "line 2 (b)"
+
+
+def test_markdown_folder_with_front_matter(tmp_path, django_capture_on_commit_callbacks):
+    folder = tmp_path / "md"
+    folder.mkdir()
+    (folder / "hlr.md").write_text("---\ntitle: Higher-Level Review\nurl: https://www.va.gov/decision-reviews/\n"
+                                   "topic: appeals\n---\nAsk for a Higher-Level Review within one year.\n")
+    ingest(folder, django_capture_on_commit_callbacks)
+    chunk = Chunk.objects.get(entry_id="hlr-1")
+    assert chunk.topic.slug == "appeals" and chunk.title == "Higher-Level Review"
+    (folder / "bad.md").write_text("no front matter here")
+    with pytest.raises(CorpusFormatError, match="front matter"):
+        corpus_parse(paths=[folder])
+
+
+def test_bundled_corpus_parses_and_cites_official_pages():
+    from knowledge.services import bundled_corpus_paths
+
+    parsed = corpus_parse(paths=bundled_corpus_paths(), fmt="vbkb")
+    assert len(parsed.records) >= 400
+    from urllib.parse import urlsplit
+
+    for record in parsed.records:
+        host = urlsplit(record.url).hostname
+        assert host.endswith("va.gov") or host.endswith("ecfr.gov"), record.entry_id
+        assert len(record.content) <= 1000, record.entry_id
+
+
+def test_real_vbkb_corpus_parses():
+    parsed = corpus_parse(paths=[shared_data("vbkb_corpus.json")])
+    assert parsed.skipped == 1
+    assert len({r.entry_id.split("#")[0] for r in parsed.records}) == 1467
+    assert all(len(r.content) <= 1000 for r in parsed.records)

@@ -1,0 +1,71 @@
+import pytest
+from django.db import connection
+
+from knowledge.selectors import chunks_search
+
+pytestmark = pytest.mark.django_db
+
+
+def test_dense_retrieval_finds_lay_wording(ingested):
+    hits = chunks_search(query="what rating do I get for ringing in my ears")
+    assert hits[0].entry_id == "t-tinnitus"
+    assert "dense" in hits[0].retrievers
+    assert hits[0].similarity > 0.4
+    assert [h.rank for h in hits] == list(range(1, len(hits) + 1))
+    assert hits[0].url.startswith("https://www.ecfr.gov/")
+
+
+def test_lexical_retrieval_contributes_exact_terms(ingested):
+    hits = chunks_search(query="Chapter 30")
+    top = hits[0]
+    assert top.entry_id == "t-ch30"
+    assert set(top.retrievers) == {"dense", "lexical"}
+    assert top.ranks["lexical"] == 1
+
+
+def test_similarity_is_cosine_for_every_hit(ingested):
+    from knowledge.embeddings import embedding_provider_get
+
+    provider = embedding_provider_get()
+    query = "how long do I have to ask for a higher-level review"
+    hits = chunks_search(query=query, top_k=5)
+    qv = provider.embed([query])[0]
+    for hit in hits:
+        expected = float(qv @ provider.embed([f"{hit.title}: {hit.content}"])[0])
+        assert hit.similarity == pytest.approx(expected, abs=1e-4)
+
+
+def test_filters_by_topic_and_type(ingested):
+    hits = chunks_search(query="rating", topic="appeals")
+    assert hits and {h.topic for h in hits} == {"appeals"}
+    hits = chunks_search(query="rating", chunk_type="definition")
+    assert [h.entry_id for h in hits] == ["t-nexus"]
+
+
+def test_top_k_limits_results(ingested):
+    assert len(chunks_search(query="VA benefits", top_k=2)) == 2
+
+
+def test_dense_query_uses_the_partial_hnsw_index(ingested):
+    from knowledge.selectors import _dense_ranked  # the one place vector search is built
+    import numpy as np
+
+    with connection.cursor() as cursor:
+        cursor.execute("SET enable_seqscan = off")
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as queries:
+        _dense_ranked(np.ones(384, dtype=np.float32) / np.sqrt(384), "all-MiniLM-L6-v2", 384, 7, None, None)
+    sql = queries.captured_queries[-1]["sql"]
+    with connection.cursor() as cursor:
+        cursor.execute("EXPLAIN " + sql)
+        plan = "\n".join(row[0] for row in cursor.fetchall())
+    assert "chunk_emb_hnsw_384" in plan
+
+
+def test_search_command_prints_scores(ingested, capsys):
+    from django.core.management import call_command
+
+    call_command("search", "intent to file deadline")
+    out = capsys.readouterr().out
+    assert "t-itf" in out and "0." in out

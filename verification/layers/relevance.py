@@ -1,0 +1,47 @@
+"""Layer 1: keep only the retrieved chunks relevant enough to ground an answer.
+
+The thresholds are the caller's, calibrated per embedding model from the golden set (DESIGN.md, "Thresholds").
+The seed whitepaper's values, for OpenAI embeddings, are θmin 0.45, K 7 and weak 0.55; with MiniLM,
+answerable questions' top-1 cosine has p10 0.43 and p50 0.57, so the same numbers do not carry over.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import replace
+
+from verification.layers.types import RelevanceResult, SourceChunk
+
+
+def relevance_filter(
+    *, chunks: Sequence[SourceChunk], theta_min: float, top_k: int, weak_threshold: float
+) -> RelevanceResult:
+    """Return the best ``top_k`` chunks scoring at least ``theta_min``, renumbered 1..n by score.
+
+    A chunk retrieved twice (vector and full-text hits) counts once, at its best score. ``best_score`` is the
+    best over every chunk given, kept or not, so a refusal can say how close retrieval came.
+    """
+    if top_k < 1:
+        raise ValueError(f"top_k must be at least 1, not {top_k}")
+    best_by_chunk: dict[int, SourceChunk] = {}
+    for chunk in chunks:
+        if math.isnan(chunk.score):
+            continue
+        seen = best_by_chunk.get(chunk.chunk_id)
+        if seen is None or chunk.score > seen.score:
+            best_by_chunk[chunk.chunk_id] = chunk
+    # sorted() is stable: equal scores keep the retriever's order.
+    ranked = sorted(best_by_chunk.values(), key=lambda chunk: -chunk.score)
+    kept = tuple(
+        replace(chunk, number=number)
+        for number, chunk in enumerate((chunk for chunk in ranked if chunk.score >= theta_min), start=1)
+        if number <= top_k
+    )
+    best_score = ranked[0].score if ranked else 0.0
+    return RelevanceResult(
+        kept=kept,
+        best_score=best_score,
+        weak_retrieval=best_score < weak_threshold,
+        refuse=not kept,
+    )
