@@ -183,12 +183,18 @@ class AnsweredQuestion(TimeStampedModel):
 
     question = models.TextField(help_text="As asked, with personal data removed")
     question_hash = models.CharField(max_length=64, db_index=True)
+    gate_key = models.CharField(
+        max_length=500, blank=True, db_index=True,
+        help_text="The entity gate: codes, forms, benefits, numbers and topic a cached answer must share",
+    )
     answer = models.TextField(blank=True)
     citations = models.JSONField(default=list, blank=True)
     question_embedding = VectorField(null=True, blank=True)
     answer_embedding = VectorField(null=True, blank=True)
     embedding_model = models.CharField(max_length=100, blank=True)
     confidence = models.FloatField(default=0.0)
+    retrieval_score = models.FloatField(default=0.0, help_text="Cosine similarity of the best retrieved chunk")
+    retrieved = models.JSONField(default=list, blank=True, help_text="Retrieved chunks: entry_id, score, title")
     weak_retrieval = models.BooleanField(default=False)
     refused = models.BooleanField(default=False)
     refusal_reason = models.CharField(max_length=32, choices=RefusalReason.choices, blank=True)

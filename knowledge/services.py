@@ -15,10 +15,11 @@ from urllib.parse import urlsplit
 from django.conf import settings
 from django.db import transaction
 
+from knowledge.chunking import units_split
 from knowledge.corpus_formats import ChunkRecord, corpus_parse
 from knowledge.embeddings import embedding_provider_get
 from knowledge.extraction import BENEFITS, DEFAULT_TOPICS, entities_extract, topics_classify
-from knowledge.models import Chunk, ChunkEmbedding, ChunkEntity, Entity, Source, Topic
+from knowledge.models import Chunk, ChunkEmbedding, ChunkEntity, ChunkSentence, Entity, Source, Topic
 
 logger = logging.getLogger(__name__)
 
@@ -167,11 +168,16 @@ def _topic_for(record: ChunkRecord, topics: dict[str, Topic]) -> tuple[Topic, st
 
 
 def _terms_upsert(records: Sequence[ChunkRecord], sources: dict[str, Source]) -> None:
-    terms = [
-        Entity(type=Entity.Type.TERM, value=r.term.lower()[:128], name=r.term[:255],
-               aliases=[a[:128] for a in r.aliases], definition=r.content, source=sources[r.url])
-        for r in records
-    ]
+    """Create or update glossary terms; a term defined twice keeps its `definition` record, aliases merged."""
+    by_term: dict[str, Entity] = {}
+    for r in sorted(records, key=lambda r: r.type != "definition"):
+        value = r.term.lower()[:128]
+        if value in by_term:
+            by_term[value].aliases = sorted({*by_term[value].aliases, *(a[:128] for a in r.aliases)})
+            continue
+        by_term[value] = Entity(type=Entity.Type.TERM, value=value, name=r.term[:255],
+                                aliases=[a[:128] for a in r.aliases], definition=r.content, source=sources[r.url])
+    terms = list(by_term.values())
     Entity.objects.bulk_create(
         terms, update_conflicts=True, unique_fields=["type", "value"],
         update_fields=["name", "aliases", "definition", "source"],
@@ -240,18 +246,101 @@ def chunks_embed(*, chunk_ids: Sequence[int]) -> int:
             todo.append((pk, text, digest))
     if not todo:
         return 0
-    vectors = provider.embed([text for _, text, _ in todo])
+    units = {pk: units_split(text=content) for pk, content in
+             Chunk.objects.filter(id__in=[pk for pk, _, _ in todo]).values_list("id", "content")}
+    unit_texts = [text for pk, _, _ in todo for text in units[pk]]
+    # One call: the embedder batches by length, so chunks and sentences share batches without padding waste.
+    vectors = provider.embed([text for _, text, _ in todo] + unit_texts)
+    chunk_vectors, unit_vectors = vectors[: len(todo)], iter(vectors[len(todo):])
     rows = [
         ChunkEmbedding(chunk_id=pk, model=model_name, dimensions=provider.dimensions, text_hash=digest,
                        embedding=vector)
-        for (pk, _, digest), vector in zip(todo, vectors, strict=True)
+        for (pk, _, digest), vector in zip(todo, chunk_vectors, strict=True)
     ]
-    ChunkEmbedding.objects.bulk_create(
-        rows, update_conflicts=True, unique_fields=["chunk", "model"],
-        update_fields=["dimensions", "text_hash", "embedding", "updated_at"],
-    )
+    sentences = [
+        ChunkSentence(chunk_id=pk, model=model_name, position=position, text=text, embedding=next(unit_vectors))
+        for pk, _, _ in todo
+        for position, text in enumerate(units[pk])
+    ]
+    with transaction.atomic():
+        ChunkEmbedding.objects.bulk_create(
+            rows, update_conflicts=True, unique_fields=["chunk", "model"],
+            update_fields=["dimensions", "text_hash", "embedding", "updated_at"],
+        )
+        ChunkSentence.objects.filter(chunk_id__in=[pk for pk, _, _ in todo], model=model_name).delete()
+        ChunkSentence.objects.bulk_create(sentences, batch_size=1000)
     return len(rows)
+
+
+def chunk_units_build(*, chunks: Sequence[tuple[int, str]]) -> dict[int, list[tuple[str, object]]]:
+    """Split and embed chunks' answer units now (for chunks whose sentences are not stored yet)."""
+    provider = embedding_provider_get()
+    units = {pk: units_split(text=content) for pk, content in chunks}
+    texts = [text for pk, _ in chunks for text in units[pk]]
+    vectors = iter(provider.embed(texts)) if texts else iter(())
+    return {pk: [(text, next(vectors)) for text in units[pk]] for pk, _ in chunks}
 
 
 def _text_hash(model_name: str, text: str) -> str:
     return hashlib.sha256(f"{model_name}\n{text}".encode()).hexdigest()
+
+
+# ---- answered questions and their graph edges ----
+
+def answered_question_create(
+    *,
+    question: str,
+    question_hash: str,
+    gate_key: str,
+    answer: str,
+    citations: list[dict],
+    question_vector,
+    embedding_model: str,
+    confidence: float,
+    retrieval_score: float,
+    retrieved: list[dict],
+    weak_retrieval: bool,
+    refused: bool,
+    refusal_reason: str,
+    warning: str,
+    suggestions: list[str],
+    model: str,
+    routing_reason: str,
+    verification: dict,
+    trace: list[dict],
+    topic_scores: Sequence[tuple[str, float]],
+    entity_ids: Sequence[int],
+    cited: Sequence[tuple[int, int]],  # (chunk id, citation number)
+):
+    """Store an answer with its graph edges: the question's topics and entities, the sources it cites."""
+    from knowledge.models import AnsweredQuestion, QuestionEntity, QuestionSource, QuestionTopic
+
+    with transaction.atomic():
+        row = AnsweredQuestion.objects.create(
+            question=question, question_hash=question_hash, gate_key=gate_key[:500], answer=answer,
+            citations=citations, question_embedding=question_vector, embedding_model=embedding_model,
+            confidence=min(max(confidence, 0.0), 1.0), retrieval_score=retrieval_score, retrieved=retrieved,
+            weak_retrieval=weak_retrieval, refused=refused,
+            refusal_reason=refusal_reason if refused else "", warning=warning or "", suggestions=suggestions,
+            model=model, routing_reason=routing_reason, verification=verification, trace=trace,
+        )
+        topic_ids = dict(Topic.objects.filter(slug__in=[s for s, _ in topic_scores]).values_list("slug", "id"))
+        QuestionTopic.objects.bulk_create(
+            [QuestionTopic(question=row, topic_id=topic_ids[s], score=score) for s, score in topic_scores if s in topic_ids]
+        )
+        QuestionEntity.objects.bulk_create([QuestionEntity(question=row, entity_id=pk) for pk in set(entity_ids)])
+        sources = dict(Chunk.objects.filter(id__in=[c for c, _ in cited]).values_list("id", "source_id"))
+        QuestionSource.objects.bulk_create(
+            [QuestionSource(question=row, source_id=sources[c], chunk_id=c, citation_number=n)
+             for c, n in cited if c in sources],
+            ignore_conflicts=True,
+        )
+    return row
+
+
+def answer_hit_record(*, answered_question_id: int) -> None:
+    from django.db.models import F
+
+    from knowledge.models import AnsweredQuestion
+
+    AnsweredQuestion.objects.filter(id=answered_question_id).update(hit_count=F("hit_count") + 1)

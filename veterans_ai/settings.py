@@ -74,7 +74,7 @@ else:
     DATABASES = {
         "default": {
             "ENGINE": "veterans_ai.embedded_db",
-            "NAME": "veterans_ai",
+            "NAME": env("EMBEDDED_DATABASE_NAME", default="veterans_ai"),
             "USER": "postgres",
             "HOST": "",
             "PORT": "",
@@ -130,6 +130,8 @@ REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [],
     "DEFAULT_PERMISSION_CLASSES": [],
     "UNAUTHENTICATED_USER": None,
+    "EXCEPTION_HANDLER": "chat.api.api_exception_handler",
+    "DEFAULT_THROTTLE_CLASSES": [],
 }
 
 # Celery: eager without REDIS_URL, a Redis broker with it.
@@ -177,3 +179,32 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", default="WARNING")},
 }
+
+# Answer thresholds, per embedding provider: a local model's cosine scale is not OpenAI's.
+# `openai` keeps the seed whitepaper's values. `local` (MiniLM) is calibrated on tests/golden/golden.jsonl
+# with `manage.py evaluate --sweep` (see README, "Calibration"): answerable questions' top-1 cosine has
+# p10 0.43 / p50 0.57 there, far off-topic ones fall below ~0.30–0.35.
+ANSWER_THRESHOLDS = {
+    "local": {
+        "theta_min": env.float("THETA_MIN_LOCAL", default=0.33),
+        "weak": 0.45,
+        "warning": 0.40,
+        "route_mean": 0.45,
+        "semantic_cache": 0.92,
+        "graph_cache": 0.85,
+        "citation_flag": 0.7,
+    },
+    "openai": {
+        "theta_min": env.float("THETA_MIN_OPENAI", default=0.45),
+        "weak": 0.55,
+        "warning": 0.50,
+        "route_mean": 0.55,
+        "semantic_cache": 0.92,
+        "graph_cache": 0.85,
+        "citation_flag": 0.7,
+    },
+}
+# Reviewer weights in the answer cache (the whitepaper's): verified answers rank ×1.5, flagged ×0.5.
+CACHE_WEIGHT_VERIFIED = 1.5
+CACHE_WEIGHT_FLAGGED = 0.5
+QUESTION_MAX_CHARS = 2000

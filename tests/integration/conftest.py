@@ -15,11 +15,13 @@ REPO = Path(__file__).resolve().parents[2]
 REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 
 
-def database_url() -> str:
+def database_env() -> dict[str, str]:
+    """Return the environment that points a worker process at this test run's database."""
     s = connection.settings_dict
-    host = quote(s["HOST"] or "localhost", safe="")
+    if s["ENGINE"] == "veterans_ai.embedded_db":
+        return {"EMBEDDED_DATABASE_NAME": s["NAME"]}
     password = f":{quote(s['PASSWORD'])}" if s.get("PASSWORD") else ""
-    return f"postgres://{s['USER']}{password}@{host}:{s['PORT'] or 5432}/{s['NAME']}"
+    return {"DATABASE_URL": f"postgres://{s['USER']}{password}@{s['HOST']}:{s['PORT'] or 5432}/{s['NAME']}"}
 
 
 @pytest.fixture
@@ -39,8 +41,8 @@ def celery_worker_process(transactional_db, redis_broker):
     from veterans_ai.celery import app
 
     connection.ensure_connection()
-    env = {**os.environ, "REDIS_URL": REDIS_URL, "DATABASE_URL": database_url(),
-           "CELERY_TASK_ALWAYS_EAGER": "false", "CONN_MAX_AGE": "0"}
+    env = {**os.environ, "REDIS_URL": REDIS_URL, **database_env(), "CELERY_TASK_ALWAYS_EAGER": "false",
+           "CONN_MAX_AGE": "0"}
     worker = subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "veterans_ai", "worker", "--pool=solo", "--loglevel=WARNING",
          "--without-gossip", "--without-mingle", "--without-heartbeat"],
@@ -48,12 +50,12 @@ def celery_worker_process(transactional_db, redis_broker):
     )
     previous = {k: app.conf[k] for k in ("broker_url", "task_always_eager")}
     app.conf.update(broker_url=REDIS_URL, task_always_eager=False)
-    app.pool.force_close_all()
+    _pools_reset(app)
     try:
         yield worker
     finally:
         app.conf.update(previous)
-        app.pool.force_close_all()
+        _pools_reset(app)
         worker.terminate()
         try:
             output, _ = worker.communicate(timeout=20)
@@ -62,6 +64,14 @@ def celery_worker_process(transactional_db, redis_broker):
             output, _ = worker.communicate()
         if output.strip():
             sys.stderr.write(f"celery worker output:\n{output}\n")
+
+
+def _pools_reset(app) -> None:
+    """Drop the app's broker connections so the next task is sent with the current broker_url."""
+    if app._pool is not None:
+        app._pool.force_close_all()
+        app._pool = None
+    app.amqp._producer_pool = None
 
 
 def wait_for(predicate, *, timeout: float = 90.0, interval: float = 0.2):

@@ -34,15 +34,22 @@ def test_start_reuse_stop_and_stale_pid(pgdata):
     again = run("start", pgdata)
     assert again.returncode == 0 and postmaster_pid(pgdata) == pid  # reused, not restarted
 
+    live_pid_file = (pgdata / "postmaster.pid").read_text()
     stopped = run("stop", pgdata)
     assert "stopped" in stopped.stdout and not (pgdata / "postmaster.pid").exists()
     assert "was not running" in run("stop", pgdata).stdout
 
     # A crash leaves postmaster.pid behind naming a dead process: the next start must cope.
-    (pgdata / "postmaster.pid").write_text("999999\n" + "\n" * 6 + "ready\n")
+    (pgdata / "postmaster.pid").write_text(live_pid_file)
     restarted = run("start", pgdata)
     assert restarted.returncode == 0, restarted.stderr
-    assert postmaster_pid(pgdata) != 999999
+    assert postmaster_pid(pgdata) != pid
+    run("stop", pgdata)
+
+    # A garbled one (a crash mid-write) too.
+    (pgdata / "postmaster.pid").write_text("12345\n\n")
+    garbled = run("start", pgdata)
+    assert garbled.returncode == 0, garbled.stderr
 
 
 def test_unreachable_checkout_falls_back(monkeypatch):

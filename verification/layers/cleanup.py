@@ -20,7 +20,12 @@ from verification.layers.types import CitationCleanup
 CITATION_MARKER_RE = re.compile(r"\[(\d{1,4})\](?!\()")
 _MARKER_LIST_PART = r"\d{1,4}(?:\s*[-\u2013\u2014]\s*\d{1,4})?"
 _MARKER_LIST_SEP = r"\s*(?:,|;|&|\band\b)\s*"
-# "[1, 2]", "[1-3]", "[1; 3-4]": a bracketed list with at least one separator or range.
+_MARKER_LIST_SEP_RE = re.compile(_MARKER_LIST_SEP, re.IGNORECASE)
+_MARKER_LIST_WORD_RE = re.compile(r"sources?|docs?", re.IGNORECASE)
+_RANGE_DASH_RE = re.compile(r"\s*[-\u2013\u2014]\s*")
+_DIGITS_RE = re.compile(r"\d+")
+_LISTED_MARKER_RE = re.compile(r"\[\^?(\d{1,4})\]")
+# "[1, 2]", "[1-3]", "[1; 3-4]" (and plain "[1]"): a bracketed list of numbers and ranges.
 _BRACKET_LIST_RE = re.compile(
     rf"\[((?:{_MARKER_LIST_PART})(?:{_MARKER_LIST_SEP}{_MARKER_LIST_PART})*)\](?!\()"
 )
@@ -34,12 +39,15 @@ _FOOTNOTE_RE = re.compile(r"\[\^(\d{1,4})\](?!:)")
 # Footnote and reference-link definitions, "[^1]: ..." or "[1]: https://...", are source lists too.
 _DEFINITION_LINE_RE = re.compile(r"^[ \t]*\[\^?\d{1,4}\]:.*(?:\n|$)", re.MULTILINE)
 _SUPERSCRIPTS = "\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079"
-_SUPERSCRIPT_RE = re.compile(rf"[{_SUPERSCRIPTS}]+(?:[,\u02d2\u00b7][{_SUPERSCRIPTS}]+)*")
+_SUPERSCRIPT_SEP = "[,\u02d2\u00b7]"
+_SUPERSCRIPT_RE = re.compile(rf"[{_SUPERSCRIPTS}]+(?:{_SUPERSCRIPT_SEP}[{_SUPERSCRIPTS}]+)*")
+_SUPERSCRIPT_SEP_RE = re.compile(_SUPERSCRIPT_SEP)
 _SUPERSCRIPT_DIGITS = str.maketrans(_SUPERSCRIPTS, "0123456789")
 # A superscript after these is an exponent ("39 cm²"), not a citation: scar ratings use areas.
 _UNIT_WORDS = frozenset({"cm", "mm", "m", "km", "in", "ft", "yd", "sq", "inch", "inches"})
 _WORD_BEFORE_RE = re.compile(r"([A-Za-z]+)\.?$")
-# A range wider than this is not a citation list (θ K is 7); its ends are kept as two markers.
+# A range wider than this is not a citation list (retrieval keeps K = 7 sources); its ends are kept as two
+# markers, and dropped if out of range.
 _MAX_RANGE = 20
 
 _SOURCES_HEADING_RE = re.compile(
@@ -59,7 +67,8 @@ _LIST_REST_RE = re.compile(r"$|\[\^?\d{1,4}\]|https?://|www\.|\d{1,3}[.)]?(?:\s|
 _MARKER_RUN_RE = re.compile(r"\[\d{1,4}\](?!\()(?:[ \t]*\[\d{1,4}\](?!\())*")
 # "10%[1]" reads as "10% [1]".
 _MARKER_GLUED_RE = re.compile(r"(?<=[\w%.,;:!?)\u201d\u2019\"'])(?=\[\d{1,4}\](?!\())")
-_SPACE_BEFORE_PUNCTUATION_RE = re.compile(r"[ \t]+([.,;:!?])(?!\d)")
+# "10% [1] ." → "10% [1]."; but "| ?% |" and " ![image](...)" keep their space.
+_SPACE_BEFORE_PUNCTUATION_RE = re.compile(r"[ \t]+([.,;:!?])(?=\s|$|[\"')\]\u201d\u2019*_])")
 _EMPTY_BRACKETS_RE = re.compile(r"[ \t]*(?:\(\s*\)|\[\s*\])")
 _INNER_SPACES_RE = re.compile(r"(?<=\S)[ \t]{2,}")
 _TRAILING_SPACES_RE = re.compile(r"[ \t]+$", re.MULTILINE)
@@ -112,11 +121,11 @@ def sentences_split(text: str) -> tuple[str, ...]:
 
 def _numbers_parse(listed: str) -> list[int]:
     numbers: list[int] = []
-    for part in re.split(_MARKER_LIST_SEP, listed, flags=re.IGNORECASE):
-        part = re.sub(r"(?i)sources?|docs?", "", part).strip()
+    for part in _MARKER_LIST_SEP_RE.split(listed):
+        part = _MARKER_LIST_WORD_RE.sub("", part).strip()
         if not part:
             continue
-        ends = [int(end) for end in re.split(r"\s*[-\u2013\u2014]\s*", part) if end]
+        ends = [int(end) for end in _RANGE_DASH_RE.split(part) if end]
         if len(ends) == 2 and 0 <= ends[1] - ends[0] <= _MAX_RANGE:
             numbers.extend(range(ends[0], ends[1] + 1))
         else:
@@ -133,7 +142,7 @@ def _superscript_replace(match: re.Match[str], *, source_count: int) -> str:
     if before and before.group(1).lower() in _UNIT_WORDS:
         return match.group()
     numbers: list[int] = []
-    for run in re.split(r"[,\u02d2\u00b7]", match.group()):
+    for run in _SUPERSCRIPT_SEP_RE.split(match.group()):
         value = run.translate(_SUPERSCRIPT_DIGITS)
         # "¹²" with fewer than 12 sources means sources 1 and 2.
         if len(value) > 1 and int(value) > source_count:
@@ -157,7 +166,8 @@ def _sources_list_remove(text: str) -> tuple[str, list[str]]:
             if not _LIST_LINE_RE.match(lines[following]):
                 break
             last = following
-        if last == index and not heading.group("rest").strip():
+        ends_text = not "\n".join(lines[index + 1 :]).strip()
+        if last == index and not heading.group("rest").strip() and not ends_text:
             continue  # a bare "Sources:" with prose under it is not a list
         removed = "\n".join(lines[index : last + 1])
         return "\n".join(lines[:index] + lines[last + 1 :]), [removed]
@@ -167,13 +177,11 @@ def _sources_list_remove(text: str) -> tuple[str, list[str]]:
 def citations_cleanup(*, answer: str, source_count: int) -> CitationCleanup:
     """Return ``answer`` with every citation as ``[n]``, 1 ≤ n ≤ ``source_count``, and the markers dropped."""
     text = answer.replace("\r\n", "\n")
-    removed_lists: list[str] = []
+    text, removed_lists = _sources_list_remove(text)
     definitions = _DEFINITION_LINE_RE.findall(text)
     if definitions:
         removed_lists.extend(definitions)
         text = _DEFINITION_LINE_RE.sub("", text)
-    text, source_lists = _sources_list_remove(text)
-    removed_lists.extend(source_lists)
 
     text = _FOOTNOTE_RE.sub(lambda match: f"[{match.group(1)}]", text)
     text = _NAMED_LIST_RE.sub(lambda match: _markers(_numbers_parse(match.group(1))), text)
@@ -194,13 +202,25 @@ def citations_cleanup(*, answer: str, source_count: int) -> CitationCleanup:
     text = CITATION_MARKER_RE.sub(_in_range, text)
     for listed in removed_lists:
         normalised = _BRACKET_LIST_RE.sub(lambda match: _markers(_numbers_parse(match.group(1))), listed)
-        for number in (int(found) for found in re.findall(r"\[\^?(\d{1,4})\]", normalised)):
+        for number in (int(found) for found in _LISTED_MARKER_RE.findall(normalised)):
             if not 1 <= number <= source_count and f"[{number}]" not in removed:
                 removed.append(f"[{number}]")
 
-    text = _MARKER_RUN_RE.sub(lambda match: _markers(sorted({int(n) for n in re.findall(r"\d+", match.group())})), text)
+    text = _MARKER_RUN_RE.sub(lambda match: _markers(sorted({int(n) for n in _DIGITS_RE.findall(match.group())})), text)
     text = _MARKER_GLUED_RE.sub(" ", text)
     return CitationCleanup(text=text_tidy(text), removed_citations=tuple(removed))
+
+
+def removal_gap(*, before: str, sentence: str) -> str:
+    """Return what stays of a removed sentence: the line breaks it ended with, less the one it started on.
+
+    ``before`` is the text kept so far. A removed list item ("- ... [1]\\n") leaves nothing; a removed
+    sentence in mid-line that ended its line leaves the line break.
+    """
+    breaks = sentence[len(sentence.rstrip()) :].count("\n")
+    if not before or before.endswith("\n"):
+        breaks = max(0, breaks - 1)
+    return "\n" * breaks
 
 
 def text_tidy(text: str) -> str:

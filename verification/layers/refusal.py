@@ -43,7 +43,7 @@ REFUSAL_OUT_OF_SCOPE = (
 )
 REFUSAL_OUT_OF_SCOPE_WITH_HANDLER = (
     "This question is about a program run by {handler}, not VA, so my VA benefits sources can't answer it. "
-    "{handler_capitalised} can help you with it. For VA benefits, you can call VA at "
+    "Please contact them directly. For VA benefits, you can call VA at "
     + VA_BENEFITS_PHONE
     + " or ask an accredited Veterans Service Organization (VSO) representative."
 )
@@ -107,9 +107,7 @@ def _message_build(reason: str, detail: Mapping[str, str]) -> str:
         handler = _echo_clean(detail.get("handler", ""))
         if not handler:
             return REFUSAL_OUT_OF_SCOPE
-        return REFUSAL_OUT_OF_SCOPE_WITH_HANDLER.format(
-            handler=handler, handler_capitalised=handler[:1].upper() + handler[1:]
-        )
+        return REFUSAL_OUT_OF_SCOPE_WITH_HANDLER.format(handler=handler)
     if reason == REASON_ENTITY_NOT_FOUND:
         kind, value = detail.get("kind", ""), _echo_clean(detail.get("value", ""))
         entity = _echo_clean(detail.get("entity", ""))

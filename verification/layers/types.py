@@ -72,7 +72,10 @@ class UrlCheck:
 
 @dataclass(frozen=True, slots=True)
 class ClaimCheck:
-    """One claim checked against one cited source (``citation`` is None for a claim with no citation)."""
+    """One claim checked against one cited source (``citation`` is None for a claim with no citation).
+
+    ``sentence`` is the claim's text: the part of its sentence before its markers, without them.
+    """
 
     sentence: str
     citation: int | None
@@ -83,12 +86,18 @@ class ClaimCheck:
 
 @dataclass(frozen=True, slots=True)
 class CitationCheck:
+    """Beyond the score: ``text`` is the answer less the sentences nothing supports, ``removed_sentences``
+    those sentences, and ``refuse`` whether no cited claim is left (see ``citations_verify``)."""
+
     score: float
     total: int
     supported: int
     claims: tuple[ClaimCheck, ...] = ()
     flagged: bool = False
     missing_sources: tuple[int, ...] = ()
+    text: str = ""
+    removed_sentences: tuple[str, ...] = ()
+    refuse: bool = False
 
     @property
     def unsupported_claims(self) -> tuple[ClaimCheck, ...]:

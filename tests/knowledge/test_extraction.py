@@ -1,0 +1,279 @@
+import dataclasses
+
+import pytest
+
+from knowledge.extraction import (
+    BENEFITS,
+    DEFAULT_TOPIC_KEYWORDS,
+    DEFAULT_TOPICS,
+    ExtractedEntity,
+    entities_extract,
+    topics_classify,
+)
+
+REQUIRED_BENEFITS = {
+    "disability_compensation", "tdiu", "smc", "pension", "aid_and_attendance", "housebound", "dic", "champva",
+    "va_health_care", "community_care", "gi_bill_post_911", "gi_bill_montgomery", "dea", "yellow_ribbon", "vre",
+    "home_loan", "pact_act", "agent_orange", "camp_lejeune", "blue_water_navy", "gulf_war_illness", "burial",
+    "caregiver", "1151_claim", "p_and_t",
+}
+REQUIRED_TOPICS = {
+    "disability_ratings", "claims", "appeals", "presumptive_conditions", "pension", "survivors_dependents",
+    "healthcare_benefits", "education_benefits", "vocational_rehabilitation", "home_loans", "forms",
+}
+TERMS = {
+    "nexus letter": "Nexus letter",
+    "nexus opinion": "Nexus letter",
+    "imo": "Nexus letter",
+    "service connection": "Service connection",
+    "service-connected": "Service connection",
+    "tdiu": "Total disability based on individual unemployability",
+}
+
+
+def values(text: str, kind: str, terms=None) -> list[str]:
+    return [e.value for e in entities_extract(text=text, terms=terms) if e.type == kind]
+
+
+def top_topic(text: str) -> str | None:
+    ranked = topics_classify(text=text, topics=DEFAULT_TOPIC_KEYWORDS)
+    return ranked[0][0] if ranked else None
+
+
+# --- the entity ---------------------------------------------------------------------------------------------
+
+
+def test_extracted_entity_is_frozen():
+    entity = ExtractedEntity(type="dc_code", value="6260", text="DC 6260")
+
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        entity.value = "6261"  # type: ignore[misc]
+
+
+def test_entities_come_in_text_order_with_text_as_written():
+    entities = entities_extract(text="Can I get TDIU with DC 9411 if I file VA Form 21-8940?")
+
+    assert entities == [
+        ExtractedEntity(type="benefit", value="tdiu", text="TDIU"),
+        ExtractedEntity(type="dc_code", value="9411", text="DC 9411"),
+        ExtractedEntity(type="va_form", value="21-8940", text="VA Form 21-8940"),
+    ]
+
+
+def test_each_entity_is_reported_once():
+    entities = entities_extract(text="DC 6260, dc6260 and diagnostic code 6260; CHAMPVA or champva")
+
+    assert [(e.type, e.value) for e in entities] == [("dc_code", "6260"), ("benefit", "champva")]
+
+
+def test_nothing_in_plain_text():
+    assert entities_extract(text="How are you today?") == []
+    assert entities_extract(text="") == []
+
+
+# --- codes and forms --------------------------------------------------------------------------------------
+
+
+def test_codes_and_forms_come_from_patterns():
+    text = "Knee under Diagnostic Codes 5260 and 5261, or 5010-5237; file 20-0995, 21-686c or DD214."
+
+    assert values(text, "dc_code") == ["5260", "5261", "5010", "5237"]
+    assert values(text, "va_form") == ["20-0995", "21-686C", "DD-214"]
+
+
+# --- benefits ---------------------------------------------------------------------------------------------
+
+
+def test_benefit_dictionary_covers_the_product_benefits():
+    assert set(BENEFITS) >= REQUIRED_BENEFITS
+    for slug, names in BENEFITS.items():
+        assert names and all(isinstance(name, str) and name for name in names), slug
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Am I eligible for VA disability compensation?", "disability_compensation"),
+        ("How do I apply for individual unemployability?", "tdiu"),
+        ("Does IU pay at the 100% rate?", "tdiu"),
+        ("unemployability", "tdiu"),
+        ("What is special monthly compensation?", "smc"),
+        ("SMC-K for loss of use", "smc"),
+        ("Can my father get a veterans pension?", "pension"),
+        ("Is A&A paid with pension?", "aid_and_attendance"),
+        ("aid and attendance", "aid_and_attendance"),
+        ("housebound benefits", "housebound"),
+        ("dependency and indemnity compensation for a widow", "dic"),
+        ("Does CHAMPVA cover dental?", "champva"),
+        ("How do I enroll in VA health care?", "va_health_care"),
+        ("Can I use community care near home?", "community_care"),
+        ("How much does chapter 33 pay?", "gi_bill_post_911"),
+        ("post-9/11 gi bill housing", "gi_bill_post_911"),
+        ("Post 9/11 GI Bill", "gi_bill_post_911"),
+        ("chapter 30 vs MGIB", "gi_bill_montgomery"),
+        ("Is chapter 35 for my kids?", "dea"),
+        ("dependents' educational assistance", "dea"),
+        ("dependents\u2019 educational assistance", "dea"),
+        ("dependents educational assistance", "dea"),
+        ("Does my school do the Yellow Ribbon Program?", "yellow_ribbon"),
+        ("chapter 31", "vre"),
+        ("Can voc rehab pay for school?", "vre"),
+        ("What is VR&E?", "vre"),
+        ("Veteran Readiness and Employment", "vre"),
+        ("How do I get a VA loan?", "home_loan"),
+        ("Where do I get my COE?", "home_loan"),
+        ("Should I do an IRRRL?", "home_loan"),
+        ("home loan", "home_loan"),
+        ("Does the PACT Act cover burn pits?", "pact_act"),
+        ("Agent Orange exposure", "agent_orange"),
+        ("I was stationed at Camp Lejeune", "camp_lejeune"),
+        ("blue water navy", "blue_water_navy"),
+        ("Gulf War illness", "gulf_war_illness"),
+        ("burial allowance for my husband", "burial"),
+        ("caregiver stipend", "caregiver"),
+        ("Can I file an 1151 claim?", "1151_claim"),
+        ("Am I permanent and total?", "p_and_t"),
+        ("Is my rating P&T?", "p_and_t"),
+        ("P and T status", "p_and_t"),
+    ],
+)
+def test_benefits_found_by_name_and_lay_wording(text, expected):
+    assert expected in values(text, "benefit")
+
+
+def test_longest_benefit_name_wins():
+    assert values("Post-9/11 GI Bill", "benefit") == ["gi_bill_post_911"]
+    assert values("veterans pension", "benefit") == ["pension"]
+    assert values("special monthly compensation", "benefit") == ["smc"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I have an IUD",  # "IU" only as a whole word
+        "the coefficient",  # "COE" only as a whole word
+        "ideal outcome",  # "DEA" only as a whole word
+        "a pensioner",
+        "dice",
+        "smcx",
+    ],
+)
+def test_benefits_match_whole_words_only(text):
+    assert values(text, "benefit") == []
+
+
+# --- terms ------------------------------------------------------------------------------------------------
+
+
+def test_terms_match_aliases_case_insensitively():
+    entities = entities_extract(text="Do I need a Nexus Opinion for service connection?", terms=TERMS)
+
+    assert [(e.type, e.value, e.text) for e in entities if e.type == "term"] == [
+        ("term", "Nexus letter", "Nexus Opinion"),
+        ("term", "Service connection", "service connection"),
+    ]
+
+
+def test_terms_longest_alias_wins_and_whole_words_only():
+    assert values("nexus letter", "term", TERMS) == ["Nexus letter"]
+    assert values("I'm an immortal", "term", TERMS) == []  # "imo" only as a word
+    assert values("my service-connected knee", "term", TERMS) == ["Service connection"]
+
+
+def test_a_term_and_a_benefit_may_share_words():
+    entities = entities_extract(text="TDIU", terms=TERMS)
+
+    assert {(e.type, e.value) for e in entities} == {
+        ("benefit", "tdiu"),
+        ("term", "Total disability based on individual unemployability"),
+    }
+
+
+def test_no_terms_without_a_dictionary():
+    assert values("nexus letter", "term") == []
+    assert values("nexus letter", "term", {}) == []
+
+
+# --- topics -----------------------------------------------------------------------------------------------
+
+
+def test_default_topics_cover_the_product_topics():
+    assert set(DEFAULT_TOPICS) == REQUIRED_TOPICS
+    for slug, spec in DEFAULT_TOPICS.items():
+        assert spec["name"] and len(spec["keywords"]) >= 15, slug
+    assert {slug: tuple(spec["keywords"]) for slug, spec in DEFAULT_TOPICS.items()} == DEFAULT_TOPIC_KEYWORDS
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("What is the rating for tinnitus?", "disability_ratings"),
+        ("I have ringing in my ears, what do I get?", "disability_ratings"),
+        ("My PTSD rating is 50 percent, can I get an increase?", "disability_ratings"),
+        ("How do I get back pay for my claim?", "claims"),
+        ("What is an intent to file and how does it set my effective date?", "claims"),
+        ("My claim was denied, how do I appeal?", "appeals"),
+        ("Should I ask for a higher-level review or a supplemental claim?", "appeals"),
+        ("Is my cancer presumptive for burn pit exposure under the PACT Act?", "presumptive_conditions"),
+        ("Agent Orange in Thailand", "presumptive_conditions"),
+        ("What is the income limit for veterans pension?", "pension"),
+        ("Can a surviving spouse get DIC?", "survivors_dependents"),
+        ("My husband died, what benefits do I get?", "survivors_dependents"),
+        ("How do I enroll in VA health care and what are the copays?", "healthcare_benefits"),
+        ("How much is the housing allowance under the Post-9/11 GI Bill?", "education_benefits"),
+        ("Can voc rehab help me find a job?", "vocational_rehabilitation"),
+        ("How do I get a certificate of eligibility for a VA home loan?", "home_loans"),
+        ("Which form do I fill out, 21-526EZ?", "forms"),
+    ],
+)
+def test_default_topics_classify_real_questions(text, expected):
+    assert top_topic(text) == expected
+
+
+def test_scores_are_positive_sorted_and_exclude_misses():
+    ranked = topics_classify(text="How do I appeal the denied claim?", topics=DEFAULT_TOPIC_KEYWORDS)
+
+    assert [slug for slug, _ in ranked][:2] == ["appeals", "claims"]
+    assert all(score > 0 for _, score in ranked)
+    assert [score for _, score in ranked] == sorted((score for _, score in ranked), reverse=True)
+    assert "home_loans" not in dict(ranked)
+
+
+def test_multi_word_keywords_weigh_more():
+    topics = {"a": ["ringing in my ears"], "b": ["ears", "ringing"]}
+
+    assert topics_classify(text="ringing in my ears", topics=topics) == [("a", 4.0), ("b", 2.0)]
+
+
+def test_overlapping_keywords_of_one_topic_count_once():
+    assert topics_classify(text="back pay", topics={"claims": ["back pay", "pay"]}) == [("claims", 2.0)]
+
+
+def test_each_occurrence_counts_and_plurals_match():
+    topics = {"appeals": ["appeal"], "claims": ["claim"]}
+
+    assert topics_classify(text="appeals, an appeal, and a claim", topics=topics) == [
+        ("appeals", 2.0),
+        ("claims", 1.0),
+    ]
+
+
+def test_ties_keep_the_order_of_topics():
+    topics = {"first": ["alpha"], "second": ["beta"], "third": ["gamma"]}
+
+    assert topics_classify(text="gamma beta alpha", topics=topics) == [
+        ("first", 1.0),
+        ("second", 1.0),
+        ("third", 1.0),
+    ]
+
+
+def test_no_topics_for_unrelated_text():
+    assert topics_classify(text="What's the weather like?", topics=DEFAULT_TOPIC_KEYWORDS) == []
+    assert topics_classify(text="anything", topics={}) == []
+
+
+def test_topics_accept_lists_from_the_database():
+    assert topics_classify(text="tinnitus", topics={"disability_ratings": ["tinnitus", "rating"]}) == [
+        ("disability_ratings", 1.0)
+    ]

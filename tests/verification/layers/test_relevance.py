@@ -1,0 +1,105 @@
+from dataclasses import replace
+
+import pytest
+
+from tests.verification.layers.sources import (
+    COMPENSATION_RATES,
+    HIGHER_LEVEL_REVIEW,
+    PACT_ACT,
+    PTSD,
+    TINNITUS,
+)
+from verification.layers.relevance import relevance_filter
+
+# The seed whitepaper's values; callers pass calibrated ones.
+WHITEPAPER = {"theta_min": 0.45, "top_k": 7, "weak_threshold": 0.55}
+
+
+def test_keeps_chunks_at_or_above_theta_in_score_order_renumbered():
+    low = replace(PACT_ACT, number=1, chunk_id=1, score=0.45)
+    high = replace(TINNITUS, number=2, chunk_id=2, score=0.71)
+    below = replace(HIGHER_LEVEL_REVIEW, number=3, chunk_id=3, score=0.4499)
+
+    result = relevance_filter(chunks=[low, high, below], **WHITEPAPER)
+
+    assert [chunk.chunk_id for chunk in result.kept] == [2, 1]
+    assert [chunk.number for chunk in result.kept] == [1, 2]
+    assert result.kept[0].content == TINNITUS.content
+    assert result.best_score == 0.71
+    assert result.weak_retrieval is False
+    assert result.refuse is False
+
+
+def test_keeps_at_most_top_k():
+    chunks = [replace(TINNITUS, chunk_id=index, score=0.5 + index / 100) for index in range(10)]
+
+    result = relevance_filter(chunks=chunks, theta_min=0.45, top_k=7, weak_threshold=0.55)
+
+    assert len(result.kept) == 7
+    assert [chunk.chunk_id for chunk in result.kept] == [9, 8, 7, 6, 5, 4, 3]
+    assert [chunk.number for chunk in result.kept] == list(range(1, 8))
+
+
+def test_weak_when_best_below_weak_threshold_but_still_answers():
+    result = relevance_filter(chunks=[replace(PTSD, score=0.50)], **WHITEPAPER)
+
+    assert result.weak_retrieval is True
+    assert result.refuse is False
+    assert len(result.kept) == 1
+
+
+def test_refuses_when_nothing_reaches_theta_and_reports_how_close_it_came():
+    chunks = [replace(COMPENSATION_RATES, score=0.31), replace(PACT_ACT, score=0.44)]
+
+    result = relevance_filter(chunks=chunks, **WHITEPAPER)
+
+    assert result.kept == ()
+    assert result.refuse is True
+    assert result.weak_retrieval is True
+    assert result.best_score == 0.44
+
+
+def test_no_chunks_refuses_with_zero_best_score():
+    result = relevance_filter(chunks=[], **WHITEPAPER)
+
+    assert result == type(result)(kept=(), best_score=0.0, weak_retrieval=True, refuse=True)
+
+
+def test_same_chunk_from_vector_and_full_text_counts_once_at_its_best_score():
+    vector_hit = replace(TINNITUS, score=0.61)
+    text_hit = replace(TINNITUS, score=0.66)
+
+    result = relevance_filter(chunks=[vector_hit, text_hit, HIGHER_LEVEL_REVIEW], **WHITEPAPER)
+
+    assert [chunk.chunk_id for chunk in result.kept] == [TINNITUS.chunk_id, HIGHER_LEVEL_REVIEW.chunk_id]
+    assert result.kept[0].score == 0.66
+
+
+def test_equal_scores_keep_retrieval_order_and_nan_scores_are_ignored():
+    first = replace(TINNITUS, chunk_id=1, score=0.6)
+    second = replace(PACT_ACT, chunk_id=2, score=0.6)
+    broken = replace(PTSD, chunk_id=3, score=float("nan"))
+
+    result = relevance_filter(chunks=[first, broken, second], **WHITEPAPER)
+
+    assert [chunk.chunk_id for chunk in result.kept] == [1, 2]
+
+
+def test_calibrated_thresholds_are_the_callers():
+    result = relevance_filter(chunks=[replace(TINNITUS, score=0.40)], theta_min=0.35, top_k=3, weak_threshold=0.42)
+
+    assert result.refuse is False
+    assert result.weak_retrieval is True
+
+
+def test_top_k_must_be_positive():
+    with pytest.raises(ValueError):
+        relevance_filter(chunks=[TINNITUS], theta_min=0.45, top_k=0, weak_threshold=0.55)
+
+
+def test_result_is_frozen_and_serialisable():
+    result = relevance_filter(chunks=[TINNITUS], **WHITEPAPER)
+
+    with pytest.raises(AttributeError):
+        result.refuse = True  # type: ignore[misc]
+    assert result.to_dict() == {"kept": [703], "best_score": 0.71, "weak_retrieval": False, "refuse": False}

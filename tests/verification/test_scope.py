@@ -1,0 +1,326 @@
+import dataclasses
+import re
+
+import pytest
+
+from verification import scope
+from verification.layers.refusal import (
+    MAX_ECHO_CHARS,
+    REASON_OUT_OF_SCOPE,
+    refusal_build,
+)
+from verification.scope import (
+    CATEGORY_CHIT_CHAT,
+    CATEGORY_CRISIS,
+    CATEGORY_MEDICAL_ADVICE,
+    CATEGORY_MESSAGES,
+    CATEGORY_OTHER_AGENCY,
+    CRISIS_HANDLER,
+    IN_SCOPE,
+    MEDICAL_ADVICE_HANDLER,
+    OTHER_AGENCY_RULES,
+    SCOPE_CATEGORIES,
+    SCOPE_MESSAGE_CRISIS,
+    ScopeDecision,
+    scope_check,
+)
+
+SSA = "Social Security Administration"
+MEDICARE = "Centers for Medicare & Medicaid Services"
+MEDICAID = "State Medicaid agency"
+IRS = "Internal Revenue Service"
+STATE_DEPT = "U.S. Department of State"
+STATE_VA = "State department of veterans affairs"
+FEMA = "Federal Emergency Management Agency"
+UNEMPLOYMENT = "State unemployment insurance agency"
+SNAP = "USDA Food and Nutrition Service"
+TRICARE = "Defense Health Agency (TRICARE)"
+BOARDS = "Department of Defense (service review boards)"
+EDUCATION = "U.S. Department of Education"
+USPS = "U.S. Postal Service"
+USCIS = "U.S. Citizenship and Immigration Services"
+OPM = "Office of Personnel Management"
+DOL = "Department of Labor (VETS)"
+DFAS = "Defense Finance and Accounting Service"
+HUD = "U.S. Department of Housing and Urban Development"
+
+OTHER_AGENCY_QUESTIONS = [
+    ("How do I apply for SSDI?", SSA),
+    ("When can I start collecting Social Security retirement?", SSA),
+    ("How much SSI can I get each month?", SSA),
+    ("How do I replace my lost social security card?", SSA),
+    ("Is the SSA office open on Saturdays?", SSA),
+    ("I'm a veteran. Can I get SSI?", SSA),
+    ("How do I enroll in Medicare Part B?", MEDICARE),
+    ("Does Medicare cover hearing aids?", MEDICARE),
+    ("How do I apply for Medicaid in Ohio?", MEDICAID),
+    ("How do I file my taxes?", IRS),
+    ("Where is my tax refund?", IRS),
+    ("Can I deduct my medical expenses on my income tax return?", IRS),
+    ("How do I renew my passport?", STATE_DEPT),
+    ("Does Texas have a property tax exemption for veterans?", STATE_VA),
+    ("How do I get a disabled veteran license plate?", STATE_VA),
+    ("Is there a state veterans bonus in Pennsylvania?", STATE_VA),
+    ("Can I get a free hunting license as a veteran?", STATE_VA),
+    # A VA rating in the question is only eligibility context: the state sets the rule.
+    ("Does my 100% VA rating qualify me for a property tax exemption?", STATE_VA),
+    ("How do I apply for FEMA disaster assistance after the hurricane?", FEMA),
+    ("How do I file for unemployment after leaving the Army?", UNEMPLOYMENT),
+    ("What is UCX?", UNEMPLOYMENT),
+    ("How do I apply for food stamps?", SNAP),
+    ("Am I eligible for SNAP?", SNAP),
+    ("Does TRICARE Prime cover chiropractors?", TRICARE),
+    ("How do I enroll in TRICARE for Life?", TRICARE),
+    ("How do I upgrade my discharge?", BOARDS),
+    ("How do I apply to the Discharge Review Board?", BOARDS),
+    ("How do I correct my DD214?", BOARDS),
+    ("Can the BCMR change my reenlistment code?", BOARDS),
+    ("How do I get my DD-214 corrected?", BOARDS),
+    ("How do I get my student loans forgiven?", EDUCATION),
+    ("When is the FAFSA deadline?", EDUCATION),
+    ("How do I get a job at the post office?", USPS),
+    ("USPS lost my package, who do I call?", USPS),
+    ("How do I apply for citizenship through military service?", USCIS),
+    ("How do I renew my green card?", USCIS),
+    ("How do I buy back my military time for FERS retirement?", OPM),
+    ("How does veterans' preference work for federal jobs?", OPM),
+    ("My employer won't rehire me after deployment, is that a USERRA violation?", DOL),
+    ("When is military retired pay deposited?", DFAS),
+    ("How do I log in to myPay?", DFAS),
+    ("Who do I call about my military pay?", DFAS),
+    ("How do I apply for Section 8?", HUD),
+    # A VA mention without any interaction word: the question is only about the other program.
+    ("I'm rated 100% by VA, how do I sign up for Medicare?", MEDICARE),
+    ("Does the VA handle Social Security retirement?", SSA),
+]
+
+MEDICAL_ADVICE_QUESTIONS = [
+    "Should I take ibuprofen or tylenol for my knee?",
+    "What dose of melatonin should I take?",
+    "Can you diagnose my symptoms?",
+    "Is this lump cancer?",
+    "What medication should I take for anxiety?",
+    "Is it safe to take gabapentin with alcohol?",
+    "How do I treat my back pain at home?",
+    "What are the side effects of sertraline?",
+    "How many mg of aspirin can I take a day?",
+    "Should I go to the ER for chest pain?",
+]
+
+CRISIS_QUESTIONS = [
+    "I want to kill myself",
+    "I've been thinking about suicide",
+    "I don't want to live anymore",
+    "I feel suicidal",
+    "I want to end my life",
+    "I keep hurting myself",
+    "What is the Veterans Crisis Line number?",
+    "Nobody would care if I was gone, I want to die",
+    "I have suicidal thoughts and my claim was denied again",
+    "I'm thinking of killing myself, is there any point filing an appeal?",
+    "I\u2019ve been self-harming since I got out",
+]
+
+CHIT_CHAT_QUESTIONS = [
+    "hi",
+    "Hello!",
+    "thanks",
+    "Thank you so much!",
+    "good morning",
+    "tell me a joke",
+    "What's the weather today?",
+    "Who won the game last night?",
+    "Write me a poem",
+    "What's your name?",
+    "Are you a robot?",
+]
+
+IN_SCOPE_QUESTIONS = [
+    "What is the rating for tinnitus?",
+    "I have ringing in my ears from artillery, can I get compensation?",
+    "My back hurts from service what rating can I get",
+    "How do I appeal?",
+    "How do I appeal a VA decision?",
+    "Can my wife get CHAMPVA?",
+    # Interactions between a VA benefit and another agency's program.
+    "Does my SSDI count against VA pension?",
+    "Does SSDI affect my VA disability?",
+    "Does VA count Social Security income for pension?",
+    "Can I get VA disability and Social Security at the same time?",
+    "Does CHAMPVA work with Medicare?",
+    "Do I need Medicare Part B to keep CHAMPVA?",
+    "Is VA disability taxable?",
+    "Do I have to pay taxes on my VA disability compensation?",
+    "Is my GI Bill housing allowance taxable?",
+    "CHAMPVA vs TRICARE: which one can my spouse use?",
+    "Can I use TRICARE and VA health care?",
+    "Is TRICARE better than VA health care?",
+    "Can I get my military retirement pay and VA disability?",
+    "Can I get unemployment and TDIU at the same time?",
+    "Can I take my GI Bill and a Pell Grant together?",
+    "Does my VA pension affect Medicaid?",
+    "Does VA disability count as income for SNAP?",
+    "Can a green card holder get VA disability?",
+    "Will upgrading my discharge make me eligible for VA benefits?",
+    "Do I need my social security number for a VA claim?",
+    "Can I get a HUD-VASH housing voucher?",
+    "I'm homeless, can VA help me find housing?",
+    # Ordinary benefits questions, some in lay words.
+    "How do I file a claim for PTSD?",
+    "What is a C&P exam?",
+    "How long does a supplemental claim take?",
+    "How do I use my GI Bill for college?",
+    "Am I eligible for a VA home loan?",
+    "What is the PACT Act?",
+    "Does the PACT Act cover burn pits?",
+    "How does TDIU work?",
+    "Can I work while getting TDIU?",
+    "Can I get VA benefits with an other than honorable discharge?",
+    "How do I get a copy of my DD214?",
+    "How much is 70 percent disability per month?",
+    "My pension is $988 a month, is that right?",
+    "Is sleep apnea a presumptive condition?",
+    "Would my BAH be reduced if I take fewer classes?",
+    "What is a nexus letter?",
+    "How do I get aid and attendance for my dad?",
+    "Can I get dental care from VA?",
+    "Does VA pay for emergency room visits at a non-VA hospital?",
+    "How is a cold weather injury rated?",
+    "Hi, how do I file a claim?",
+    "Thanks! How do I check my claim status?",
+    # Suicide named, but not the asker's own crisis.
+    "My son died by suicide after service, can I get DIC?",
+    "How is PTSD with suicidal ideation rated?",
+    # Medical words inside a benefits question stay in scope.
+    "Should I take my pain medication before my C&P exam?",
+    "Knee pain when walking, can I claim it?",
+    "Should I see a doctor about my knee before filing?",
+    "Can I get VR&E if I have a 20% rating?",
+    "What is DIC?",
+    "How do I add my child as a dependent?",
+    "Can I be buried in a national cemetery?",
+    "What does P&T mean?",
+    "",
+    "   ",
+]
+
+
+@pytest.mark.parametrize(("question", "agency"), OTHER_AGENCY_QUESTIONS)
+def test_other_agency_questions_are_refused_with_their_agency(question, agency):
+    decision = scope_check(question=question)
+    assert not decision.in_scope
+    assert decision.category == CATEGORY_OTHER_AGENCY
+    assert decision.agency == agency
+    rule = next(rule for rule in OTHER_AGENCY_RULES if rule.agency == agency)
+    assert decision.handler == rule.handler
+    assert decision.matched and decision.matched in question.casefold().replace("\u2019", "'")
+
+
+@pytest.mark.parametrize("question", MEDICAL_ADVICE_QUESTIONS)
+def test_medical_advice_is_refused(question):
+    decision = scope_check(question=question)
+    assert (decision.in_scope, decision.category) == (False, CATEGORY_MEDICAL_ADVICE)
+    assert decision.handler == MEDICAL_ADVICE_HANDLER
+    assert decision.agency == ""
+    assert decision.matched
+
+
+@pytest.mark.parametrize("question", CRISIS_QUESTIONS)
+def test_crisis_words_give_the_crisis_line(question):
+    decision = scope_check(question=question)
+    assert (decision.in_scope, decision.category) == (False, CATEGORY_CRISIS)
+    assert decision.handler == CRISIS_HANDLER
+    assert decision.agency == "Veterans Crisis Line"
+
+
+@pytest.mark.parametrize("question", CHIT_CHAT_QUESTIONS)
+def test_chit_chat_is_refused(question):
+    decision = scope_check(question=question)
+    assert (decision.in_scope, decision.category) == (False, CATEGORY_CHIT_CHAT)
+    assert decision.agency == decision.handler == ""
+    assert decision.matched
+
+
+@pytest.mark.parametrize("question", IN_SCOPE_QUESTIONS)
+def test_veterans_benefits_questions_are_not_refused(question):
+    assert scope_check(question=question) == IN_SCOPE
+
+
+def test_enough_examples_each_way():
+    refused = OTHER_AGENCY_QUESTIONS + MEDICAL_ADVICE_QUESTIONS + CRISIS_QUESTIONS + CHIT_CHAT_QUESTIONS
+    assert len(refused) >= 40
+    assert len(IN_SCOPE_QUESTIONS) >= 40
+    assert len({agency for _, agency in OTHER_AGENCY_QUESTIONS}) == len(OTHER_AGENCY_RULES)
+
+
+def test_crisis_wins_over_everything_else():
+    decision = scope_check(question="I want to die. Does SSDI affect my VA disability rating?")
+    assert decision.category == CATEGORY_CRISIS
+    assert decision.matched == "want to die"
+
+
+def test_not_wanting_to_die_is_not_a_crisis():
+    question = "I don't want to die before my appeal is decided, how long will it take?"
+    assert scope_check(question=question).in_scope
+
+
+def test_crisis_facts_are_the_veterans_crisis_line():
+    for text in (CRISIS_HANDLER, SCOPE_MESSAGE_CRISIS):
+        assert "988 then press 1" in text
+        assert "838255" in text
+    assert "VeteransCrisisLine.net" in SCOPE_MESSAGE_CRISIS
+    assert "911" in SCOPE_MESSAGE_CRISIS
+
+
+def test_matching_is_case_and_apostrophe_insensitive():
+    assert scope_check(question="HOW DO I APPLY FOR SSDI").agency == SSA
+    assert scope_check(question="What\u2019s the weather?").category == CATEGORY_CHIT_CHAT
+
+
+def test_phrases_match_whole_words_only():
+    # "ssi" inside "classic", "dol" inside "dollars", "snap" inside "snapshot", "irs" inside "first".
+    question = "Classic question: how many dollars is my first back payment snapshot?"
+    assert scope_check(question=question).in_scope
+    assert scope_check(question="Is individual unemployability the same as a 100% rating?").in_scope
+
+
+def test_handlers_fit_the_refusal_message():
+    handlers = [rule.handler for rule in OTHER_AGENCY_RULES] + [CRISIS_HANDLER, MEDICAL_ADVICE_HANDLER]
+    for handler in handlers:
+        assert len(handler) <= MAX_ECHO_CHARS, handler
+        message = refusal_build(reason=REASON_OUT_OF_SCOPE, detail={"handler": handler}).message
+        assert handler in message
+
+
+def test_every_other_agency_rule_names_agency_handler_and_phrases():
+    for rule in OTHER_AGENCY_RULES:
+        assert rule.agency and rule.handler and rule.phrases
+        for phrase in rule.phrases + rule.keep_if:
+            re.compile(phrase)
+
+
+def test_phrase_tables_are_exported_and_compile():
+    for name in ("CRISIS_PHRASES", "VA_BENEFIT_PHRASES", "INTERACTION_PHRASES", "BENEFIT_PHRASES",
+                 "MEDICAL_ADVICE_PHRASES", "CHIT_CHAT_PHRASES", "GREETING_WORDS"):
+        table = getattr(scope, name)
+        assert isinstance(table, tuple) and table
+        for phrase in table:
+            re.compile(phrase)
+
+
+def test_categories_and_messages():
+    assert SCOPE_CATEGORIES == ("other_agency", "medical_advice", "crisis", "chit_chat")
+    assert set(CATEGORY_MESSAGES) == {CATEGORY_CRISIS, CATEGORY_MEDICAL_ADVICE, CATEGORY_CHIT_CHAT}
+    assert all(message.strip() for message in CATEGORY_MESSAGES.values())
+
+
+def test_decision_is_frozen():
+    decision = scope_check(question="How do I apply for SSDI?")
+    assert isinstance(decision, ScopeDecision)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        decision.in_scope = True  # type: ignore[misc]
+
+
+def test_keyword_only():
+    with pytest.raises(TypeError):
+        scope_check("How do I apply for SSDI?")  # type: ignore[misc]

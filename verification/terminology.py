@@ -1,0 +1,395 @@
+"""The pure parts of "terminology first": spot a "what is X" question, and find X in the glossary.
+
+A definitional question asks what a term means ("What is a nexus letter?", "define service connection").
+A question that asks for a fact about the term ("what is the rating for tinnitus", "what is the deadline to
+appeal", "what is my effective date if ...") is not definitional: it goes to normal retrieval, because a
+glossary definition would not answer it. "Explain X" counts when X is a bare term ("explain the bilateral
+factor"), not a how or a why ("explain how TDIU works").
+
+The glossary is a mapping of canonical term (lower case) to its aliases. Terms match case-, punctuation-
+and plural-insensitively ("P&T" = "p and t" = "P & T"; "buddy statements" = "buddy statement").
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import threading
+import time
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
+
+import cachetools
+
+STATUS_FOUND = "found"
+STATUS_AMBIGUOUS = "ambiguous"
+STATUS_NOT_FOUND = "not_found"
+
+# A glossary term is a short noun phrase; a longer capture is a sentence, not a term.
+MAX_TERM_WORDS = 6
+MAX_TERM_CHARS = 60
+# Three suggestions fit on a phone screen (as in verification.layers.refusal.MAX_SUGGESTIONS).
+MAX_SUGGESTIONS = 3
+# difflib's own default cutoff for get_close_matches: "nexus leter" → "nexus letter" (0.96) passes,
+# "tdiu" → "dic" (0.57) does not.
+SUGGESTION_MIN_SIMILARITY = 0.6
+# A query whose words are all in a longer term ("nexus" → "nexus letter") is suggested at this score.
+SUGGESTION_SUBSET_SIMILARITY = 0.75
+
+# The cache sizes: 1,024 entries hold a glossary index per live version plus the terms asked in a busy
+# period; 300 s bounds how long a lookup can outlive a glossary edit made without a new version.
+GLOSSARY_CACHE_MAXSIZE = 1024
+GLOSSARY_CACHE_TTL_SECONDS = 300.0
+
+
+@dataclass(frozen=True, slots=True)
+class TermMatch:
+    status: str
+    terms: tuple[str, ...] = ()
+    suggestions: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class GlossaryIndex:
+    """A glossary prepared for matching: normalised key → ((rank, canonical), ...), rank 0 for the
+    canonical term itself and 1 for an alias."""
+
+    by_key: Mapping[str, tuple[tuple[int, str], ...]]
+
+
+_QUOTES = str.maketrans(
+    {"\u2018": "'", "\u2019": "'", "\u02bc": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-", "\u2014": "-"}
+)
+_WHITESPACE_RE = re.compile(r"\s+")
+_TRAILING_PUNCT_RE = re.compile(r"[\s?!.,:;]+$")
+
+# Words that may open a definitional question without changing it: "hi, what is TDIU", "can you tell me
+# what a nexus letter is", "please define SMC", "explain what P&T means".
+_OPENER = (
+    r"(?:(?:hi|hello|hey|ok|okay|so|quick question|question)[,!.:]?\s+)?"
+    r"(?:(?:please|pls|can you|could you|would you|will you)\s+)*"
+)
+_ASK = r"(?:(?:tell me|explain to me|remind me|explain|let me know)\s+)?"
+_TERM = r"(?P<term>.+?)"
+_NAMING = r"(?: the (?:term|word|acronym|abbreviation|phrase))?"
+# "in VA terms", "on a VA decision letter": context after "mean", not a fact about the term.
+_CONTEXT = (
+    r"(?: (?:in|for|on|from|at|according to) (?:the |a )?(?:va|v\.a\.|veterans affairs|military)"
+    r"(?: (?:terms|context|claims?|benefits?|disability|speak|lingo|language|world|decision|letters?|forms?))*"
+    r"| in (?:va|military|legal|medical) (?:terms|speak|lingo|context))?"
+)
+_DEFINITION_RES: tuple[re.Pattern[str], ...] = tuple(
+    re.compile(rf"^{_OPENER}{body}$")
+    for body in (
+        rf"{_ASK}what(?:'s| is| are| was|s) (?:meant by|the meaning of|the definition of) {_TERM}",
+        rf"{_ASK}what (?:does|do|did){_NAMING} {_TERM} (?:mean|stand for|refer to)(?: exactly)?{_CONTEXT}",
+        rf"{_ASK}what(?:'s| is|s) {_TERM} (?:mean|stand for){_CONTEXT}",
+        rf"{_ASK}what {_TERM} (?:is|are|means|stands for){_CONTEXT}",
+        rf"{_ASK}what(?:'s| is|s| was){_NAMING} {_TERM}",
+        # "What are the presumptive conditions?" asks for a list, not a definition.
+        rf"{_ASK}what are (?!the\b){_TERM}",
+        rf"(?:define|definition of|defintion of|meaning of|describe|explain){_NAMING}:? {_TERM}",
+        rf"{_TERM} (?:meaning|definition|defined|means what|stands for what)",
+    )
+)
+
+# "in VA terms", "for VA claims", "in the military": context, not part of the term.
+_TRAILING_CONTEXT_RE = re.compile(
+    r"\s+(?:(?:in|for|on|from|at|with|by|according to) (?:the )?"
+    r"(?:va|v\.a\.|veterans affairs|military)(?: (?:terms|context|claims?|benefits?|disability|speak|lingo|"
+    r"language|world))?|in (?:va|military|legal|medical) (?:terms|speak|lingo|context)|exactly|again|please|"
+    r"actually)$"
+)
+_LEADING_ARTICLE_RE = re.compile(r"^(?:(?:a|an|the)\s+)+")
+_EDGE_PUNCT_RE = re.compile(r"^[\s\"'`()\[\]{}<>*_:;,.!?-]+|[\s\"'`()\[\]{}<>*_:;,.!?-]+$")
+
+# A term that contains one of these is a fact question about something, not a term to define.
+NOT_DEFINITIONAL_PHRASES: tuple[str, ...] = (
+    r"my",
+    r"me",
+    r"mine",
+    r"i",
+    r"i'm",
+    r"im",
+    r"i've",
+    r"our",
+    r"your",
+    r"you",
+    r"it",
+    r"its",
+    r"that",
+    r"this",
+    r"these",
+    r"those",
+    r"they",
+    r"them",
+    r"he",
+    r"she",
+    r"if",
+    r"when",
+    r"whether",
+    r"how",
+    r"why",
+    r"where",
+    r"which",
+    r"who",
+    r"should",
+    r"can",
+    r"could",
+    r"would",
+    r"will",
+    r"do",
+    r"does",
+    r"did",
+    r"deadline",
+    r"time limit",
+    r"limits?",
+    r"rating for",
+    r"rate for",
+    r"rates",
+    r"rated",
+    r"amount",
+    r"costs?",
+    r"pay",
+    r"paid",
+    r"pays",
+    r"worth",
+    r"status",
+    r"phone",
+    r"number for",
+    r"address",
+    r"hours",
+    r"best",
+    r"difference",
+    r"between",
+    r"vs",
+    r"versus",
+    r"next",
+    r"latest",
+    r"current",
+    r"today",
+    r"process",
+    r"steps",
+    r"way",
+    r"criteria",
+    r"requirements?",
+    r"for (?:a|an|the|my|me|someone|veterans?|spouses?|\d)",
+    r"forms?",
+    r"included",
+    r"covered",
+    r"considered",
+    r"required",
+    r"needed",
+    r"available",
+    r"allowed",
+    r"cfr",
+    # Codes and citations go to the entity check and retrieval, not the glossary.
+    r"\d{4,}",
+    r"\d{2}-\d",
+    r"\d+\.\d+",
+)
+# Amounts and citations; outside the word-bounded table because "70%" has no boundary before "%".
+_NOT_DEFINITIONAL_SYMBOLS_RE = re.compile(r"[%$§]")
+# "What's in ...", "what's new with ...", "what's going on with ...": not a term.
+_NOT_A_TERM_START_RE = re.compile(
+    r"^(?:in|on|at|to|for|from|with|by|of|about|up|going|happening|new|wrong|left|next|involved)(?!\w)"
+)
+_PARENTHETICAL_RE = re.compile(r"\s*\([^()]*\)")
+_NOT_DEFINITIONAL_RE = re.compile(r"(?<!\w)(?:" + "|".join(NOT_DEFINITIONAL_PHRASES) + r")(?!\w)")
+_HAS_LETTER_RE = re.compile(r"[a-z]")
+
+
+def _question_normalise(question: str) -> str:
+    text = _WHITESPACE_RE.sub(" ", question.translate(_QUOTES).casefold()).strip()
+    return _TRAILING_PUNCT_RE.sub("", text)
+
+
+def _term_clean(term: str) -> str:
+    # "Section 107 (Location-Based Housing Allowance)": the parenthetical restates the term.
+    term = _EDGE_PUNCT_RE.sub("", _PARENTHETICAL_RE.sub("", term))
+    previous = None
+    while previous != term:
+        previous = term
+        term = _TRAILING_CONTEXT_RE.sub("", term)
+        term = _LEADING_ARTICLE_RE.sub("", term)
+        term = _EDGE_PUNCT_RE.sub("", term)
+    return _WHITESPACE_RE.sub(" ", term).strip()
+
+
+def _term_acceptable(term: str) -> bool:
+    return (
+        bool(term)
+        and len(term) <= MAX_TERM_CHARS
+        and len(term.split()) <= MAX_TERM_WORDS
+        and bool(_HAS_LETTER_RE.search(term))
+        and not _NOT_DEFINITIONAL_RE.search(term)
+        and not _NOT_DEFINITIONAL_SYMBOLS_RE.search(term)
+        and not _NOT_A_TERM_START_RE.match(term)
+    )
+
+
+def definitional_term_extract(*, question: str) -> str | None:
+    """Return the term a "what is X" question asks about, lower case and without articles or quotes.
+
+    Return None when the question is not definitional, including "what is <fact about X>" questions.
+    """
+    text = _question_normalise(question)
+    if not text:
+        return None
+    for pattern in _DEFINITION_RES:
+        found = pattern.match(text)
+        if found:
+            term = _term_clean(found.group("term"))
+            return term if _term_acceptable(term) else None
+    return None
+
+
+_KEY_DROP_RE = re.compile(r"['\u2019]")
+_KEY_SPLIT_RE = re.compile(r"[^a-z0-9]+")
+_ARTICLES = frozenset({"a", "an", "the"})
+
+
+def _singular(word: str) -> str:
+    if len(word) <= 3 or not word.endswith("s"):
+        return word
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith(("sses", "shes", "ches", "xes", "zes")):
+        return word[:-2]
+    if word.endswith(("ss", "us", "is")):
+        return word
+    return word[:-1]
+
+
+def term_key(term: str) -> str:
+    """Return the form two spellings of a term share: "P&T", "p and t" and "P & T" all give "p t".
+
+    "and" is dropped after "&" becomes "and", so the ampersand, the word and the bare letters agree.
+    """
+    text = _KEY_DROP_RE.sub("", term.translate(_QUOTES).casefold().replace("&", " and "))
+    words = [word for word in _KEY_SPLIT_RE.split(text) if word and word != "and"]
+    while words and words[0] in _ARTICLES:
+        words = words[1:]
+    return " ".join(_singular(word) for word in words)
+
+
+def glossary_index_build(*, glossary: Mapping[str, Sequence[str]]) -> GlossaryIndex:
+    by_key: dict[str, dict[str, int]] = {}
+    for canonical, aliases in glossary.items():
+        # A bare string is a Sequence[str] of characters; take it as one alias.
+        alias_list = (aliases,) if isinstance(aliases, str) else tuple(aliases)
+        for rank, spelling in [(0, canonical)] + [(1, alias) for alias in alias_list]:
+            key = term_key(spelling)
+            if not key:
+                continue
+            ranks = by_key.setdefault(key, {})
+            ranks[canonical] = min(rank, ranks.get(canonical, rank))
+    entries = {
+        key: tuple(sorted((rank, canonical) for canonical, rank in ranks.items())) for key, ranks in by_key.items()
+    }
+    return GlossaryIndex(by_key=MappingProxyType(entries))
+
+
+def _suggestions(key: str, index: GlossaryIndex) -> tuple[str, ...]:
+    words = set(key.split())
+    best: dict[str, float] = {}
+    for candidate, entries in index.by_key.items():
+        score = difflib.SequenceMatcher(None, key, candidate).ratio()
+        if words and words < set(candidate.split()):
+            score = max(score, SUGGESTION_SUBSET_SIMILARITY)
+        if score < SUGGESTION_MIN_SIMILARITY:
+            continue
+        for _, canonical in entries:
+            best[canonical] = max(score, best.get(canonical, 0.0))
+    ranked = sorted(best.items(), key=lambda item: (-item[1], item[0]))
+    return tuple(canonical for canonical, _ in ranked[:MAX_SUGGESTIONS])
+
+
+def _index_match(key: str, index: GlossaryIndex) -> TermMatch:
+    if not key:
+        return TermMatch(status=STATUS_NOT_FOUND)
+    entries = index.by_key.get(key)
+    if not entries:
+        return TermMatch(status=STATUS_NOT_FOUND, suggestions=_suggestions(key, index))
+    # The canonical name outranks an alias; several terms at the best rank are ambiguous.
+    best_rank = entries[0][0]
+    terms = tuple(canonical for rank, canonical in entries if rank == best_rank)
+    if len(terms) == 1:
+        return TermMatch(status=STATUS_FOUND, terms=terms)
+    return TermMatch(status=STATUS_AMBIGUOUS, terms=terms)
+
+
+def term_match(*, term: str, glossary: Mapping[str, Sequence[str]]) -> TermMatch:
+    """Return the canonical term(s) ``term`` names in ``glossary``, or up to three close ones if none."""
+    return _index_match(term_key(term), glossary_index_build(glossary=glossary))
+
+
+class TtlLruCache(cachetools.TTLCache):
+    """cachetools' LRU cache whose entries also expire ``ttl`` seconds after they are written, with a lock so
+    request threads can share it (cachetools' own classes are not thread-safe)."""
+
+    def __init__(self, maxsize: int, ttl: float, timer: Callable[[], float] = time.monotonic) -> None:
+        if maxsize < 1 or ttl <= 0:
+            raise ValueError("maxsize must be at least 1 and ttl positive")
+        super().__init__(maxsize=maxsize, ttl=ttl, timer=timer)
+        self._lock = threading.RLock()
+
+    def get(self, key: Hashable, default: Any = None) -> Any:
+        with self._lock:
+            return super().get(key, default)
+
+    def __getitem__(self, key: Hashable) -> Any:
+        with self._lock:
+            return super().__getitem__(key)
+
+    def __setitem__(self, key: Hashable, value: Any) -> None:
+        with self._lock:
+            super().__setitem__(key, value)
+
+    def __contains__(self, key: object) -> bool:
+        with self._lock:
+            return super().__contains__(key)
+
+    def __len__(self) -> int:
+        with self._lock:
+            self.expire()
+            return super().__len__()
+
+    def clear(self) -> None:
+        with self._lock:
+            super().clear()
+
+
+glossary_cache = TtlLruCache(maxsize=GLOSSARY_CACHE_MAXSIZE, ttl=GLOSSARY_CACHE_TTL_SECONDS)
+
+
+def term_lookup_cached(
+    *,
+    term: str,
+    glossary_version: Hashable,
+    loader: Callable[[], Mapping[str, Sequence[str]]],
+    cache: TtlLruCache | None = None,
+) -> TermMatch:
+    """Return ``term_match`` for ``term`` against the glossary ``loader()`` returns, cached per version.
+
+    ``loader`` runs only when this version's index is not cached (once per version per TTL); bump
+    ``glossary_version`` (e.g. the glossary's latest ``updated_at``) so an edit is seen at once.
+    """
+    cache = glossary_cache if cache is None else cache
+    key = term_key(term)
+    if not key:
+        return TermMatch(status=STATUS_NOT_FOUND)
+    match_key = ("match", glossary_version, key)
+    cached = cache.get(match_key)
+    if cached is not None:
+        return cached
+    index_key = ("index", glossary_version)
+    index = cache.get(index_key)
+    if index is None:
+        index = glossary_index_build(glossary=loader())
+        cache[index_key] = index
+    result = _index_match(key, index)
+    cache[match_key] = result
+    return result
