@@ -10,3 +10,28 @@ def fake_openai() -> Iterator[FakeOpenAIServer]:
     """A fake OpenAI-compatible server on 127.0.0.1; point clients at fake_openai.base_url."""
     with FakeOpenAIServer() as server:
         yield server
+
+
+# ---- the bundled corpus, ingested once per run for the tests that need a real knowledge base ----
+
+BUNDLED_FIXTURE = "bundled_kb"
+
+
+def pytest_collection_modifyitems(config, items):
+    """Run the tests on the bundled corpus last: it stays in the database until the session ends, and the
+    other tests expect an empty knowledge base (transactional tests would also flush it)."""
+    items.sort(key=lambda item: BUNDLED_FIXTURE in getattr(item, "fixturenames", ()))
+
+
+@pytest.fixture(scope="session")
+def bundled_kb(django_db_setup, django_db_blocker):
+    from django.db import connection
+
+    from knowledge.services import bundled_corpus_paths, corpus_ingest
+
+    with django_db_blocker.unblock():
+        summary = corpus_ingest(paths=bundled_corpus_paths(), fmt="vbkb")
+        yield summary
+        with connection.cursor() as cursor:
+            cursor.execute("TRUNCATE knowledge_chunk, knowledge_source, knowledge_entity, knowledge_topic, "
+                           "knowledge_answeredquestion CASCADE")

@@ -164,7 +164,7 @@ LLM_PREMIUM_MODEL = env("LLM_PREMIUM_MODEL", default="gpt-4.1")
 RETRIEVAL_TOP_K = env.int("RETRIEVAL_TOP_K", default=7)
 RETRIEVAL_CANDIDATES = env.int("RETRIEVAL_CANDIDATES", default=40)
 RETRIEVAL_DENSE_WEIGHT = env.float("RETRIEVAL_DENSE_WEIGHT", default=1.0)
-RETRIEVAL_LEXICAL_WEIGHT = env.float("RETRIEVAL_LEXICAL_WEIGHT", default=0.3)
+RETRIEVAL_LEXICAL_WEIGHT = env.float("RETRIEVAL_LEXICAL_WEIGHT", default=0.15)
 
 # Chunking for the local model's 256-token window (about 1,000 characters of English).
 CHUNK_MAX_CHARS = env.int("CHUNK_MAX_CHARS", default=1000)

@@ -23,8 +23,10 @@ SENTENCES = [
     "Tinnitus, recurrent, is rated 10 percent under diagnostic code 6260, whether heard in one ear or both.",
     "",
     "GI Bill",
-    "CHAMPVA is a health care program for certain spouses and children of veterans who are permanently and "
-    "totally disabled, or who died from a service-connected disability.",
+    (
+        "CHAMPVA is a health care program for certain spouses and children of veterans who are permanently and "
+        "totally disabled, or who died from a service-connected disability."
+    ),
 ]
 
 

@@ -4,7 +4,11 @@ import numpy as np
 import openai
 import pytest
 
-from knowledge.embeddings import EmbeddingError, EmbeddingProvider, embedding_provider_get
+from knowledge.embeddings import (
+    EmbeddingError,
+    EmbeddingProvider,
+    embedding_provider_get,
+)
 from knowledge.embeddings.openai_provider import OpenAIEmbedder
 from tests.fakes.openai_server import fake_embedding
 

@@ -21,25 +21,31 @@ from verification.layers.types import SourceChunk
 MODEL_NAME = "extractive"
 # Selection sizes: a phone screen's worth of answer. Four prose units read as a paragraph; a rating table
 # keeps up to eight levels so every percentage stays next to its criteria.
-MAX_UNITS = 4
 MAX_TABLE_ROWS = 8
-MAX_CHARS = 900
-# MMR trade-off between relevance and novelty (Carbonell & Goldstein, 1998); 0.7 favours relevance.
-MMR_LAMBDA = 0.7
-# A unit must score at least this share of the best unit's score to be worth reading.
-RELATIVE_FLOOR = 0.75
-# Weights of the unit score: meaning first, then the question's own words, codes and forms, then how well
-# the whole chunk matched. Tuned on the golden set (`manage.py evaluate`).
-W_SIM, W_LEX, W_ENTITY, W_CHUNK = 0.55, 0.25, 0.25, 0.2
+MAX_CHARS = 1100
+# The leading source gives up to PRIMARY_UNITS sentences scoring at least PRIMARY_FLOOR of the best; up to
+# EXTRA_SOURCES other sources add their best sentence when it scores at least EXTRA_FLOOR of the best and
+# is not a near-copy (cosine above REDUNDANT_ABOVE) of one already chosen. Tuned on the golden set.
+PRIMARY_UNITS = 4
+PRIMARY_FLOOR = 0.6
+EXTRA_SOURCES = 2
+EXTRA_FLOOR = 0.75
+REDUNDANT_ABOVE = 0.9
+# Weights of the unit score: meaning first, then the question's own words, codes and forms, how well the
+# whole chunk matched, and a figure when the question asks for one. Tuned on the golden set.
+W_SIM, W_LEX, W_ENTITY, W_CHUNK, W_NUMBER = 0.55, 0.25, 0.25, 0.6, 0.1
+# Answer from the best few sources only: lower-ranked chunks add noise more often than facts.
+MAX_SOURCE_CHUNKS = 3
 
 _WORD_RE = re.compile(r"[a-z0-9]+(?:[-'][a-z0-9]+)*")
 _PERCENT_ROW_RE = re.compile(r"^\s*(?:[-•*]\s*)?\d{1,3}\s?%")
-_RATING_QUESTION_RE = re.compile(r"\b(rat(ed|ing|ings)|percent|%|criteria|how much|what level|evaluat\w*)\b", re.I)
+_END_PUNCT_RE = re.compile(r"[.!?;:]+[\"')\]]*$")
+_DIGIT_RE = re.compile(r"\d")
+_QUANTITY_QUESTION_RE = re.compile(r"\b(how (much|many|long|soon|early|late)|when|what (percent|rate|amount|date)|"
+                                   r"deadline|percent|%|rate|rating|amount|limit|cap|cost|pay)\b", re.IGNORECASE)
+_RATING_QUESTION_RE = re.compile(r"\b(rat(ed|ing|ings)|percent|%|criteria|how much|what level|evaluat\w*)\b", re.IGNORECASE)
 STOP_WORDS = frozenset(
-    "a an the and or of to in on for with by at from as is are was were be been being do does did i my me we our "
-    "you your it its this that these those what which who whom how when where why can could should would will "
-    "shall may might must if then than so not no yes there their they them he she his her about into over "
-    "under get got have has had va".split()
+    ["a", "an", "the", "and", "or", "of", "to", "in", "on", "for", "with", "by", "at", "from", "as", "is", "are", "was", "were", "be", "been", "being", "do", "does", "did", "i", "my", "me", "we", "our", "you", "your", "it", "its", "this", "that", "these", "those", "what", "which", "who", "whom", "how", "when", "where", "why", "can", "could", "should", "would", "will", "shall", "may", "might", "must", "if", "then", "than", "so", "not", "no", "yes", "there", "their", "they", "them", "he", "she", "his", "her", "about", "into", "over", "under", "get", "got", "have", "has", "had", "va"]
 )
 
 
@@ -70,100 +76,106 @@ def extractive_generate(
     units: Mapping[int, Sequence[tuple[str, np.ndarray]]],
     chunk_types: Mapping[int, str] | None = None,
 ) -> Generation:
-    """Return a cited answer built from the chunks' own sentences; empty text when nothing fits."""
+    """Return a cited answer built from the chunks' own sentences; empty text when nothing fits.
+
+    The source holding the best-matching unit leads: its relevant sentences (or its rating table, for a
+    rating question) come first, in its own order; the best sentence of the next sources follows when it
+    adds something new.
+    """
     chunk_types = chunk_types or {}
     q_words = content_words(question)
     q_entities = set(dc_codes_find(question)) | set(va_forms_find(question))
-    candidates: list[tuple[float, Unit]] = []
-    for chunk in chunks:
+    wants_number = bool(_QUANTITY_QUESTION_RE.search(question))
+    by_chunk: dict[int, list[tuple[float, Unit]]] = {}
+    for chunk in sorted(chunks, key=lambda c: -c.score)[:MAX_SOURCE_CHUNKS]:
+        scored = []
         for position, (text, vector) in enumerate(units.get(chunk.chunk_id, ())):
             unit = Unit(chunk.number, position, text, np.asarray(vector, dtype=np.float32))
-            candidates.append((_unit_score(unit, question_vector, q_words, q_entities, chunk.score), unit))
-    if not candidates:
+            scored.append((_unit_score(unit, question_vector, q_words, q_entities, chunk.score, wants_number), unit))
+        if scored:
+            by_chunk[chunk.number] = scored
+    if not by_chunk:
         return Generation(text="", model=MODEL_NAME)
+    best_score, best_unit = max((c for scored in by_chunk.values() for c in scored), key=lambda c: c[0])
+    primary = by_chunk[best_unit.chunk_number]
+    chunk_of = {c.number: c for c in chunks}
 
-    table = _rating_table(question, chunks, units, chunk_types, q_entities, candidates)
-    chosen = table or _mmr_select(candidates)
-    chosen.sort(key=lambda u: (u.chunk_number, u.position))
-    lines: list[str] = []
+    chosen = _rating_rows(question, chunk_of[best_unit.chunk_number], primary, chunk_types)
+    if not chosen:
+        floor = PRIMARY_FLOOR * best_score
+        chosen = [u for s, u in sorted(primary, key=lambda c: -c[0]) if s >= floor][:PRIMARY_UNITS]
+    total = sum(len(u.text) for u in chosen)
+    others = sorted(((s, u) for n, scored in by_chunk.items() if n != best_unit.chunk_number for s, u in scored),
+                    key=lambda c: -c[0])
+    used_chunks = {best_unit.chunk_number}
+    for score, unit in others:
+        if len(used_chunks) > EXTRA_SOURCES or score < EXTRA_FLOOR * best_score:
+            break
+        if unit.chunk_number in used_chunks or total + len(unit.text) > MAX_CHARS:
+            continue
+        if max(float(unit.vector @ c.vector) for c in chosen) > REDUNDANT_ABOVE:
+            continue  # overlapping chunks repeat paragraphs: say each thing once
+        chosen.append(unit)
+        used_chunks.add(unit.chunk_number)
+        total += len(unit.text)
+
+    order = {n: i for i, n in enumerate(dict.fromkeys([best_unit.chunk_number, *[u.chunk_number for u in chosen]]))}
+    chosen.sort(key=lambda u: (order[u.chunk_number], u.position))
+    lines: list[tuple[bool, str]] = []
     quotes: dict[int, list[str]] = {}
     for unit in chosen:
         text = unit.text.strip()
-        is_row = bool(_PERCENT_ROW_RE.match(text))
-        line = f"{text.lstrip('-•* ')} [{unit.chunk_number}]"
-        lines.append(f"- {line}" if is_row else line)
+        lines.append((bool(_PERCENT_ROW_RE.match(text)), _cite(text.lstrip("-•* "), unit.chunk_number)))
         quotes.setdefault(unit.chunk_number, []).append(text)
     body = _join(lines)
     return Generation(text=body, model=MODEL_NAME, quotes={n: " … ".join(q) for n, q in quotes.items()})
 
 
-def _unit_score(unit: Unit, q: np.ndarray, q_words: set[str], q_entities: set[str], chunk_score: float) -> float:
+def _unit_score(
+    unit: Unit, q: np.ndarray, q_words: set[str], q_entities: set[str], chunk_score: float, wants_number: bool
+) -> float:
     sim = float(unit.vector @ q)
     words = content_words(unit.text)
     lex = len(q_words & words) / len(q_words) if q_words else 0.0
     entity = 1.0 if q_entities and q_entities & (set(dc_codes_find(unit.text)) | set(va_forms_find(unit.text))) else 0.0
-    return W_SIM * sim + W_LEX * lex + W_ENTITY * entity + W_CHUNK * chunk_score
+    number = 1.0 if wants_number and _DIGIT_RE.search(unit.text) else 0.0
+    return W_SIM * sim + W_LEX * lex + W_ENTITY * entity + W_CHUNK * chunk_score + W_NUMBER * number
 
 
-def _mmr_select(candidates: list[tuple[float, Unit]]) -> list[Unit]:
-    best = max(score for score, _ in candidates)
-    pool = [(s, u) for s, u in candidates if s >= RELATIVE_FLOOR * best and len(u.text.strip()) > 20]
-    chosen: list[Unit] = []
-    total = 0
-    seen_text: set[str] = set()
-    while pool and len(chosen) < MAX_UNITS:
-        def mmr(item: tuple[float, Unit]) -> float:
-            score, unit = item
-            redundancy = max((float(unit.vector @ c.vector) for c in chosen), default=0.0)
-            return MMR_LAMBDA * score - (1 - MMR_LAMBDA) * redundancy
-
-        item = max(pool, key=mmr)
-        pool.remove(item)
-        unit = item[1]
-        key = unit.text.strip().lower()
-        if key in seen_text or (chosen and max(float(unit.vector @ c.vector) for c in chosen) > 0.95):
-            continue  # overlapping chunks repeat paragraphs: say each thing once
-        if chosen and total + len(unit.text) > MAX_CHARS:
-            continue
-        chosen.append(unit)
-        seen_text.add(key)
-        total += len(unit.text)
-    return chosen
-
-
-def _rating_table(
-    question: str,
-    chunks: Sequence[SourceChunk],
-    units: Mapping[int, Sequence[tuple[str, np.ndarray]]],
-    chunk_types: Mapping[int, str],
-    q_entities: set[str],
-    candidates: list[tuple[float, Unit]],
+def _rating_rows(
+    question: str, chunk: SourceChunk, scored: list[tuple[float, Unit]], chunk_types: Mapping[int, str]
 ) -> list[Unit]:
-    """Return a rating table's levels whole when the question asks for a rating and a table answers it."""
+    """Return a rating table whole (its lead sentence and its levels) when a rating question meets one."""
     if not _RATING_QUESTION_RE.search(question):
         return []
-    best_unit = max(candidates, key=lambda c: c[0])[1]
-    for chunk in chunks[:2]:
-        rows = [(i, t, v) for i, (t, v) in enumerate(units.get(chunk.chunk_id, ())) if _PERCENT_ROW_RE.match(t)]
-        is_table = chunk_types.get(chunk.chunk_id) == "rating_table" or len(rows) >= 2
-        names_code = not q_entities or q_entities & set(dc_codes_find(chunk.content))
-        if not rows or not is_table or not names_code or chunk.number != best_unit.chunk_number:
-            continue
-        chunk_units = units[chunk.chunk_id]
-        lead = [Unit(chunk.number, i, t, np.asarray(v)) for i, (t, v) in enumerate(chunk_units)
-                if not _PERCENT_ROW_RE.match(t)][:2]
-        table = [Unit(chunk.number, i, t, np.asarray(v)) for i, t, v in rows[:MAX_TABLE_ROWS]]
-        return lead + table
-    return []
+    units = [u for _, u in scored]
+    rows = [u for u in units if _PERCENT_ROW_RE.match(u.text)]
+    if not rows or (chunk_types.get(chunk.chunk_id) != "rating_table" and len(rows) < 2):
+        return []
+    lead = [u for u in units if not _PERCENT_ROW_RE.match(u.text)][:1]
+    return lead + rows[:MAX_TABLE_ROWS]
 
 
-def _join(lines: list[str]) -> str:
-    out: list[str] = []
-    for line in lines:
-        if out and (line.startswith("- ") or out[-1].startswith("- ")):
-            out.append("\n" + line)
-        elif out:
-            out.append(" " + line)
+def _cite(text: str, number: int) -> str:
+    """Put the marker inside the sentence ("... maximum [1].") so sentence splitters keep it with its claim."""
+    match = _END_PUNCT_RE.search(text)
+    if match:
+        return f"{text[: match.start()]} [{number}]{text[match.start():]}"
+    return f"{text} [{number}]"
+
+
+def _join(lines: list[tuple[bool, str]]) -> str:
+    """Join prose into paragraphs and rating rows into a list, each row on its own line."""
+    out = ""
+    previous_row: bool | None = None
+    for is_row, line in lines:
+        if previous_row is None:
+            out = f"- {line}" if is_row else line
+        elif is_row:
+            out += f"\n- {line}"
+        elif previous_row:
+            out += f"\n\n{line}"
         else:
-            out.append(line)
-    return "".join(out)
+            out += f" {line}"
+        previous_row = is_row
+    return out
