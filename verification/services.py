@@ -277,12 +277,14 @@ def _terminology(ctx: _Context, term: str, glossary: dict, limits: dict[str, flo
             model="glossary", routing_reason="terminology_ambiguous", verification=_clean_verification(),
             suggestions=[d.name for d in names if d][:3],
         )
-    # Not in the glossary: a named code, form or benefit, or a strong retrieval match, still gets a grounded
-    # answer from the corpus; anything else is refused rather than defined from thin air.
+    # Not in the glossary: a named code, form or benefit, or a term the corpus itself uses ("what is
+    # tinnitus?"), still gets a grounded answer from retrieval; a term no source mentions is refused rather
+    # than defined from a neighbour (a similar-sounding chunk is not a definition).
     if any(e["type"] in ("dc_code", "va_form", "benefit") for e in ctx.entities):
         return None
-    probe = kb.chunks_search(query=ctx.text, query_vector=ctx.vector, top_k=1)
-    if probe and probe[0].similarity >= limits["weak"]:
+    phrase = re.compile(r"(?<!\w)" + r"\W+".join(map(re.escape, term.split())) + r"(?!\w)", re.I)
+    probe = kb.chunks_search(query=ctx.text, query_vector=ctx.vector, top_k=3)
+    if any(phrase.search(f"{hit.title} {hit.content}") for hit in probe):
         return None
     ctx.trace.mark("terminology", "not_found")
     return _refuse(ctx, refusal_build(reason="terminology_not_found", suggestions=match.suggestions,

@@ -176,7 +176,6 @@ NOT_DEFINITIONAL_PHRASES: tuple[str, ...] = (
     r"criteria",
     r"requirements?",
     r"for (?:a|an|the|my|me|someone|veterans?|spouses?|\d)",
-    r"forms?",
     r"included",
     r"covered",
     r"considered",
@@ -187,7 +186,7 @@ NOT_DEFINITIONAL_PHRASES: tuple[str, ...] = (
     r"cfr",
     # Codes and citations go to the entity check and retrieval, not the glossary.
     r"\d{4,}",
-    r"\d{2}-\d",
+    r"\d{2}[a-z]?-\d\w*",
     r"\d+\.\d+",
 )
 # Amounts and citations; outside the word-bounded table because "70%" has no boundary before "%".

@@ -36,26 +36,23 @@ def redis_broker():
     client.flushdb()
 
 
+def worker_env() -> dict[str, str]:
+    """The environment of a process that sends tasks to, or works for, the Redis broker on the test database."""
+    return {**os.environ, "REDIS_URL": REDIS_URL, **database_env(), "CELERY_TASK_ALWAYS_EAGER": "false",
+            "CONN_MAX_AGE": "0"}
+
+
 @pytest.fixture
 def celery_worker_process(transactional_db, redis_broker):
-    from veterans_ai.celery import app
-
     connection.ensure_connection()
-    env = {**os.environ, "REDIS_URL": REDIS_URL, **database_env(), "CELERY_TASK_ALWAYS_EAGER": "false",
-           "CONN_MAX_AGE": "0"}
     worker = subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "veterans_ai", "worker", "--pool=solo", "--loglevel=WARNING",
          "--without-gossip", "--without-mingle", "--without-heartbeat"],
-        cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        cwd=REPO, env=worker_env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
     )
-    previous = {k: app.conf[k] for k in ("broker_url", "task_always_eager")}
-    app.conf.update(broker_url=REDIS_URL, task_always_eager=False)
-    _pools_reset(app)
     try:
         yield worker
     finally:
-        app.conf.update(previous)
-        _pools_reset(app)
         worker.terminate()
         try:
             output, _ = worker.communicate(timeout=20)
@@ -66,12 +63,10 @@ def celery_worker_process(transactional_db, redis_broker):
             sys.stderr.write(f"celery worker output:\n{output}\n")
 
 
-def _pools_reset(app) -> None:
-    """Drop the app's broker connections so the next task is sent with the current broker_url."""
-    if app._pool is not None:
-        app._pool.force_close_all()
-        app._pool = None
-    app.amqp._producer_pool = None
+def manage(*args: str) -> subprocess.CompletedProcess:
+    """Run a management command in its own process, sending its tasks through Redis."""
+    return subprocess.run([sys.executable, "manage.py", *args], cwd=REPO, env=worker_env(), capture_output=True,
+                          text=True, timeout=300)
 
 
 def wait_for(predicate, *, timeout: float = 90.0, interval: float = 0.2):
