@@ -3,18 +3,43 @@
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+import cachetools
 import numpy as np
 from django.conf import settings
-from django.contrib.postgres.search import SearchQuery, SearchRank
-from django.db.models import F
 from django.db.models.functions import Cast
 from pgvector.django import CosineDistance, VectorField
 
 from knowledge.embeddings import embedding_provider_get
 from knowledge.models import Chunk, ChunkEmbedding
+
+# Small, rarely-changing tables read on every question (glossary, topic keywords, whitelisted domains) are
+# kept in process for REFERENCE_TTL_SECONDS: an edit shows within that time, and the hot path saves a round
+# trip each. Chunk sentence vectors are immutable per content hash, so they are kept until evicted.
+REFERENCE_TTL_SECONDS = 30
+_reference_cache: cachetools.TTLCache = cachetools.TTLCache(maxsize=64, ttl=REFERENCE_TTL_SECONDS)
+_units_cache: cachetools.LRUCache = cachetools.LRUCache(maxsize=4096)
+_cache_lock = threading.RLock()
+
+
+def _reference(key: str, loader):
+    with _cache_lock:
+        value = _reference_cache.get(key)
+    if value is None:
+        value = loader()
+        with _cache_lock:
+            _reference_cache[key] = value
+    return value
+
+
+def reference_cache_clear() -> None:
+    with _cache_lock:
+        _reference_cache.clear()
+        _units_cache.clear()
+
 
 # Reciprocal-rank constant: the usual 60 (Cormack et al., 2009); the weights, not k, decide the blend.
 RRF_K = 60
@@ -31,6 +56,7 @@ class ChunkHit:
     topic: str
     type: str
     diagnostic_code: str
+    source_id: int
     similarity: float  # cosine similarity to the question: the thresholds act on this
     rank: int  # 1-based rank after fusion
     retrievers: tuple[str, ...]  # "dense", "lexical"
@@ -58,35 +84,104 @@ def chunks_search(
     dense_weight = settings.RETRIEVAL_DENSE_WEIGHT if dense_weight is None else dense_weight
     lexical_weight = settings.RETRIEVAL_LEXICAL_WEIGHT if lexical_weight is None else lexical_weight
 
-    dense = _dense_ranked(query_vector, provider.model_name, provider.dimensions, candidates, topic, chunk_type)
-    lexical = _lexical_ranked(query, candidates, topic, chunk_type) if lexical_weight > 0 else []
+    tsquery = _or_tsquery(query) if lexical_weight > 0 else ""
+    rows = _hybrid_rows(
+        vector=query_vector, model_name=provider.model_name, dimensions=provider.dimensions, tsquery=tsquery,
+        candidates=candidates, top_k=top_k, dense_weight=dense_weight, lexical_weight=lexical_weight,
+        topic=topic, chunk_type=chunk_type,
+    )
+    hits = []
+    for rank, row in enumerate(rows, start=1):
+        ranks = {name: r for name, r in (("dense", row[9]), ("lexical", row[10])) if r is not None}
+        hits.append(ChunkHit(
+            chunk_id=row[0], entry_id=row[1], title=row[2], url=row[7], content=row[3], topic=row[6], type=row[4],
+            diagnostic_code=row[5], source_id=row[12], similarity=float(row[11]) if row[11] is not None else 0.0, rank=rank,
+            retrievers=tuple(ranks), fused_score=float(row[8]), ranks=ranks,
+        ))
+    return hits
 
-    scores: dict[int, float] = {}
-    ranks: dict[int, dict[str, int]] = {}
-    for name, weight, ranked in (("dense", dense_weight, dense), ("lexical", lexical_weight, lexical)):
-        for position, chunk_id in enumerate(ranked, start=1):
-            scores[chunk_id] = scores.get(chunk_id, 0.0) + weight / (RRF_K + position)
-            ranks.setdefault(chunk_id, {})[name] = position
-    best = sorted(scores, key=lambda pk: (-scores[pk], pk))[:top_k]
-    if not best:
-        return []
-    similarities = _similarities(best, query_vector, provider.model_name, provider.dimensions)
-    rows = {
-        row["id"]: row
-        for row in Chunk.objects.filter(id__in=best).values(
-            "id", "entry_id", "title", "content", "type", "diagnostic_code", topic_slug=F("topic__slug"),
-            url=F("source__url"),
-        )
+
+# One round trip: the HNSW top-N, the full-text top-N, their weighted reciprocal-rank fusion, and the cosine
+# similarity of every fused hit (lexical-only hits included, since the thresholds act on it).
+_HYBRID_SQL = """
+WITH dense AS (
+    SELECT chunk_id, row_number() OVER (ORDER BY distance) AS r
+    FROM (
+        SELECT e.chunk_id, e.embedding::vector({dims}) <=> %(q)s::vector({dims}) AS distance
+        FROM knowledge_chunkembedding e {dense_join}
+        WHERE e.model = %(model)s {dense_filter}
+        ORDER BY e.embedding::vector({dims}) <=> %(q)s::vector({dims})
+        LIMIT %(n)s
+    ) nearest
+),
+lexical AS (
+    SELECT id AS chunk_id, row_number() OVER (ORDER BY score DESC, id) AS r
+    FROM (
+        SELECT c.id, ts_rank(c.search_vector, query) AS score
+        FROM knowledge_chunk c {lexical_join}, to_tsquery('english', %(tsq)s) query
+        WHERE %(tsq)s <> '' AND c.search_vector @@ query {lexical_filter}
+        ORDER BY score DESC, c.id
+        LIMIT %(n)s
+    ) matched
+),
+fused AS (
+    SELECT chunk_id, SUM(score) AS fused
+    FROM (
+        SELECT chunk_id, %(wd)s / ({rrf_k} + r) AS score FROM dense
+        UNION ALL
+        SELECT chunk_id, %(wl)s / ({rrf_k} + r) AS score FROM lexical
+    ) parts
+    GROUP BY chunk_id
+    ORDER BY fused DESC, chunk_id
+    LIMIT %(k)s
+)
+SELECT c.id, c.entry_id, c.title, c.content, c.type, c.diagnostic_code, t.slug, s.url, f.fused, d.r, l.r,
+       1 - (e.embedding::vector({dims}) <=> %(q)s::vector({dims})), c.source_id
+FROM fused f
+JOIN knowledge_chunk c ON c.id = f.chunk_id
+JOIN knowledge_topic t ON t.id = c.topic_id
+JOIN knowledge_source s ON s.id = c.source_id
+LEFT JOIN dense d ON d.chunk_id = f.chunk_id
+LEFT JOIN lexical l ON l.chunk_id = f.chunk_id
+LEFT JOIN knowledge_chunkembedding e ON e.chunk_id = f.chunk_id AND e.model = %(model)s
+ORDER BY f.fused DESC, f.chunk_id
+"""
+
+
+def _hybrid_rows(
+    *, vector: np.ndarray, model_name: str, dimensions: int, tsquery: str, candidates: int, top_k: int,
+    dense_weight: float, lexical_weight: float, topic: str | None, chunk_type: str | None,
+) -> list[tuple]:
+    from django.db import connection
+
+    filters, joins = [], ""
+    params: dict[str, object] = {
+        "q": "[" + ",".join(f"{x:.7g}" for x in np.asarray(vector, dtype=np.float32)) + "]",
+        "model": model_name, "tsq": tsquery, "n": candidates, "k": top_k,
+        "wd": float(dense_weight), "wl": float(lexical_weight),
     }
-    return [
-        ChunkHit(
-            chunk_id=pk, entry_id=rows[pk]["entry_id"], title=rows[pk]["title"], url=rows[pk]["url"],
-            content=rows[pk]["content"], topic=rows[pk]["topic_slug"], type=rows[pk]["type"],
-            diagnostic_code=rows[pk]["diagnostic_code"], similarity=similarities.get(pk, 0.0), rank=rank,
-            retrievers=tuple(ranks[pk]), fused_score=scores[pk], ranks=ranks[pk],
-        )
-        for rank, pk in enumerate(best, start=1)
-    ]
+    if topic:
+        filters.append("c.topic_id = (SELECT id FROM knowledge_topic WHERE slug = %(topic)s)")
+        params["topic"] = topic
+    if chunk_type:
+        filters.append("c.type = %(type)s")
+        params["type"] = chunk_type
+    if filters:
+        joins = "JOIN knowledge_chunk c ON c.id = e.chunk_id"
+    condition = "".join(f" AND {f}" for f in filters)
+    sql = _HYBRID_SQL.format(
+        dims=int(dimensions), rrf_k=RRF_K, dense_join=joins, dense_filter=condition,
+        lexical_join="", lexical_filter=condition,
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
+
+
+def _or_tsquery(query: str) -> str:
+    """Return a to_tsquery text matching any of the question's words (stop words drop out in to_tsquery)."""
+    words = [w.replace("'", "").strip("&/-") for w in _WORD_RE.findall(query)]
+    return " | ".join(f"'{w}'" for w in words if w)
 
 
 def _vector_expression(dimensions: int) -> Cast:
@@ -104,32 +199,6 @@ def _dense_ranked(
         qs = qs.filter(chunk__type=chunk_type)
     qs = qs.annotate(distance=CosineDistance(_vector_expression(dimensions), vector)).order_by("distance")
     return list(qs.values_list("chunk_id", flat=True)[:limit])
-
-
-def _lexical_ranked(query: str, limit: int, topic: str | None, chunk_type: str | None) -> list[int]:
-    """Rank by full-text match of any of the question's words (ts_rank_cd rewards matching more of them)."""
-    words = [w.replace("'", "").strip("&/-") for w in _WORD_RE.findall(query)]
-    words = [w for w in words if w]
-    if not words:
-        return []
-    search = SearchQuery(" | ".join(f"'{w}'" for w in words), search_type="raw", config="english")
-    # A raw query of stop words only is empty; to_tsquery then matches nothing, which is right.
-    qs = Chunk.objects.filter(search_vector=search)
-    if topic:
-        qs = qs.filter(topic__slug=topic)
-    if chunk_type:
-        qs = qs.filter(type=chunk_type)
-    qs = qs.annotate(score=SearchRank(F("search_vector"), search, cover_density=True)).order_by("-score", "id")
-    return list(qs.values_list("id", flat=True)[:limit])
-
-
-def _similarities(chunk_ids: Sequence[int], vector: np.ndarray, model_name: str, dimensions: int) -> dict[int, float]:
-    rows = (
-        ChunkEmbedding.objects.filter(model=model_name, chunk_id__in=chunk_ids)
-        .annotate(distance=CosineDistance(_vector_expression(dimensions), vector))
-        .values_list("chunk_id", "distance")
-    )
-    return {pk: 1.0 - float(distance) for pk, distance in rows}
 
 
 # ---- the answer cache (L1 exact, L2 semantic, L3 graph) and the graph's entities ----
@@ -225,7 +294,21 @@ def glossary_get() -> dict[str, tuple[str, ...]]:
     """Return the glossary: canonical term (lower case) → aliases."""
     from knowledge.models import Entity
 
-    return {value: tuple(aliases) for value, aliases in Entity.objects.filter(type="term").values_list("value", "aliases")}
+    return _reference("glossary", lambda: {
+        value: tuple(aliases) for value, aliases in Entity.objects.filter(type="term").values_list("value", "aliases")
+    })
+
+
+def topic_ids_get() -> dict[str, int]:
+    from knowledge.models import Topic
+
+    return _reference("topic_ids", lambda: dict(Topic.objects.values_list("slug", "id")))
+
+
+def topic_keywords_get() -> dict[str, list[str]]:
+    from knowledge.models import Topic
+
+    return _reference("topics", lambda: dict(Topic.objects.values_list("slug", "keywords")))
 
 
 def glossary_version() -> str:
@@ -233,8 +316,11 @@ def glossary_version() -> str:
 
     from knowledge.models import Entity
 
-    agg = Entity.objects.filter(type="term").aggregate(n=Count("id"), latest=Max("updated_at"))
-    return f"{agg['n']}:{agg['latest']}"
+    def load() -> str:
+        agg = Entity.objects.filter(type="term").aggregate(n=Count("id"), latest=Max("updated_at"))
+        return f"{agg['n']}:{agg['latest']}"
+
+    return _reference("glossary_version", load)
 
 
 @dataclass(frozen=True)
@@ -246,10 +332,11 @@ class TermDefinition:
     title: str
     chunk_id: int | None
     entry_id: str
+    source_id: int | None
 
 
 def term_definition_get(*, term: str) -> TermDefinition | None:
-    from knowledge.models import Chunk, Entity
+    from knowledge.models import Entity
 
     entity = Entity.objects.select_related("source").filter(type="term", value=term).first()
     if entity is None:
@@ -262,22 +349,38 @@ def term_definition_get(*, term: str) -> TermDefinition | None:
     return TermDefinition(
         term=entity.value, name=entity.name, definition=entity.definition,
         url=entity.source.url if entity.source else "", title=chunk[2] if chunk else entity.name,
-        chunk_id=chunk[0] if chunk else None, entry_id=chunk[1] if chunk else "",
+        chunk_id=chunk[0] if chunk else None, entry_id=chunk[1] if chunk else "", source_id=entity.source_id,
     )
 
 
-def chunk_units_get(*, chunk_ids: Sequence[int], model_name: str) -> dict[int, list[tuple[str, np.ndarray]]]:
-    """Return each chunk's sentences and table rows with their vectors, in order."""
+def chunk_units_get(
+    *, chunks: Sequence[tuple[int, str]], model_name: str
+) -> dict[int, list[tuple[str, np.ndarray]]]:
+    """Return each chunk's sentences and table rows with their vectors, in order; chunks are (id, content)."""
     from knowledge.models import ChunkSentence
 
-    units: dict[int, list[tuple[str, np.ndarray]]] = {pk: [] for pk in chunk_ids}
-    rows = (
-        ChunkSentence.objects.filter(chunk_id__in=chunk_ids, model=model_name)
-        .order_by("chunk_id", "position")
-        .values_list("chunk_id", "text", "embedding")
-    )
-    for pk, text, vector in rows:
-        units[pk].append((text, np.asarray(vector, dtype=np.float32)))
+    units: dict[int, list[tuple[str, np.ndarray]]] = {}
+    keys = {pk: (pk, model_name, hash(content)) for pk, content in chunks}
+    chunk_ids = list(keys)
+    with _cache_lock:
+        for pk, key in keys.items():
+            if (cached := _units_cache.get(key)) is not None:
+                units[pk] = cached
+    missing = [pk for pk in chunk_ids if pk not in units]
+    if missing:
+        fetched: dict[int, list[tuple[str, np.ndarray]]] = {pk: [] for pk in missing}
+        rows = (
+            ChunkSentence.objects.filter(chunk_id__in=missing, model=model_name)
+            .order_by("chunk_id", "position")
+            .values_list("chunk_id", "text", "embedding")
+        )
+        for pk, text, vector in rows:
+            fetched[pk].append((text, np.asarray(vector, dtype=np.float32)))
+        with _cache_lock:
+            for pk, found in fetched.items():
+                if found:  # not yet embedded: ask again next time
+                    _units_cache[keys[pk]] = found
+        units.update(fetched)
     return units
 
 
@@ -310,4 +413,6 @@ def suggestions_get(*, vector: np.ndarray, model_name: str, limit: int = 3) -> l
 def whitelisted_domains() -> list[str]:
     from knowledge.models import Source
 
-    return list(Source.objects.filter(whitelisted=True).values_list("domain", flat=True).distinct())
+    return _reference("whitelist", lambda: list(
+        Source.objects.filter(whitelisted=True).values_list("domain", flat=True).distinct()
+    ))

@@ -310,7 +310,7 @@ def answered_question_create(
     trace: list[dict],
     topic_scores: Sequence[tuple[str, float]],
     entity_ids: Sequence[int],
-    cited: Sequence[tuple[int, int]],  # (chunk id, citation number)
+    cited: Sequence[tuple[int, int, int]],  # (chunk id, source id, citation number)
 ):
     """Store an answer with its graph edges: the question's topics and entities, the sources it cites."""
     from knowledge.models import AnsweredQuestion, QuestionEntity, QuestionSource, QuestionTopic
@@ -324,17 +324,20 @@ def answered_question_create(
             refusal_reason=refusal_reason if refused else "", warning=warning or "", suggestions=suggestions,
             model=model, routing_reason=routing_reason, verification=verification, trace=trace,
         )
-        topic_ids = dict(Topic.objects.filter(slug__in=[s for s, _ in topic_scores]).values_list("slug", "id"))
-        QuestionTopic.objects.bulk_create(
-            [QuestionTopic(question=row, topic_id=topic_ids[s], score=score) for s, score in topic_scores if s in topic_ids]
-        )
-        QuestionEntity.objects.bulk_create([QuestionEntity(question=row, entity_id=pk) for pk in set(entity_ids)])
-        sources = dict(Chunk.objects.filter(id__in=[c for c, _ in cited]).values_list("id", "source_id"))
-        QuestionSource.objects.bulk_create(
-            [QuestionSource(question=row, source_id=sources[c], chunk_id=c, citation_number=n)
-             for c, n in cited if c in sources],
-            ignore_conflicts=True,
-        )
+        if topic_scores:
+            from knowledge.selectors import topic_ids_get
+
+            topic_ids = topic_ids_get()
+            QuestionTopic.objects.bulk_create([QuestionTopic(question=row, topic_id=topic_ids[s], score=score)
+                                               for s, score in topic_scores if s in topic_ids])
+        if entity_ids:
+            QuestionEntity.objects.bulk_create([QuestionEntity(question=row, entity_id=pk) for pk in set(entity_ids)])
+        if cited:
+            QuestionSource.objects.bulk_create(
+                [QuestionSource(question=row, source_id=source, chunk_id=chunk, citation_number=number)
+                 for chunk, source, number in cited],
+                ignore_conflicts=True,
+            )
     return row
 
 

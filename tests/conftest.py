@@ -5,6 +5,16 @@ import pytest
 from tests.fakes.openai_server import FakeOpenAIServer
 
 
+@pytest.fixture(autouse=True)
+def _reference_cache_cleared():
+    """Each test sees the database it made, not glossary or topic rows an earlier test cached."""
+    from knowledge.selectors import reference_cache_clear
+
+    reference_cache_clear()
+    yield
+    reference_cache_clear()
+
+
 @pytest.fixture
 def fake_openai() -> Iterator[FakeOpenAIServer]:
     """A fake OpenAI-compatible server on 127.0.0.1; point clients at fake_openai.base_url."""

@@ -25,7 +25,7 @@ from django.utils import timezone
 from knowledge import selectors as kb
 from knowledge.embeddings import embedding_provider_get
 from knowledge.extraction import entities_extract, topics_classify
-from knowledge.models import AnsweredQuestion, Topic
+from knowledge.models import AnsweredQuestion
 from knowledge.services import answer_hit_record, answered_question_create
 from verification.generators import Generation
 from verification.generators.extractive import extractive_generate
@@ -36,12 +36,16 @@ from verification.layers.numbers import numbers_verify
 from verification.layers.prompt import grounding_prompt_build
 from verification.layers.refusal import refusal_build
 from verification.layers.relevance import relevance_filter
-from verification.layers.types import SourceChunk, verification_dict_build
+from verification.layers.types import Refusal, SourceChunk, verification_dict_build
 from verification.layers.url_whitelist import urls_enforce
 from verification.llm_client import LLMError, chat_complete
-from verification.preprocess import PII_NOTICE, pii_scrub, question_hash, question_normalise
+from verification.preprocess import (
+    PII_NOTICE,
+    pii_scrub,
+    question_hash,
+    question_normalise,
+)
 from verification.routing import model_route
-from verification.layers.types import Refusal
 from verification.scope import CATEGORY_MESSAGES, scope_check
 from verification.terminology import definitional_term_extract, term_lookup_cached
 
@@ -152,7 +156,7 @@ def answer_question(*, question: object, use_cache: bool = True, request_id: str
     glossary = kb.glossary_get()
     found = entities_extract(text=text, terms={alias.lower(): term for term, aliases in glossary.items()
                                                for alias in (term, *aliases)})
-    topic_scores = topics_classify(text=text, topics=_topic_keywords())
+    topic_scores = topics_classify(text=text, topics=kb.topic_keywords_get())
     topics = [slug for slug, _ in topic_scores[:3]]
     entities = [{"type": e.type, "value": e.value} for e in found]
     trace.mark("classify", ",".join(topics) or None)
@@ -207,6 +211,7 @@ def answer_question(*, question: object, use_cache: bool = True, request_id: str
         for h in hits
     ]
     ctx.types = {h.chunk_id: h.type for h in hits}
+    ctx.sources = {h.chunk_id: h.source_id for h in hits}
     ctx.retrieved = [{"entry_id": h.entry_id, "score": round(h.similarity, 4), "title": h.title} for h in hits]
     trace.mark("retrieve", f"{len(chunks)} chunks")
     relevance = relevance_filter(chunks=chunks, theta_min=limits["theta_min"], top_k=settings.RETRIEVAL_TOP_K,
@@ -236,10 +241,7 @@ class _Context:
     weak: bool = False
     types: dict[int, str] = field(default_factory=dict)
     retrieved: list[dict] = field(default_factory=list)
-
-
-def _topic_keywords() -> dict[str, list[str]]:
-    return {slug: keywords for slug, keywords in Topic.objects.values_list("slug", "keywords")}
+    sources: dict[int, int] = field(default_factory=dict)
 
 
 def _gate_key(normalised: str, entities: list[dict[str, str]], topics: list[str]) -> str:
@@ -265,7 +267,7 @@ def _terminology(ctx: _Context, term: str, glossary: dict, limits: dict[str, flo
         answer = TERM_DEFINITION.format(name=definition.name, definition=definition.definition.strip())
         citation = {"number": 1, "chunk_id": definition.entry_id, "url": definition.url, "title": definition.title,
                     "quote": definition.definition[:300]}
-        cited = [(definition.chunk_id, 1)] if definition.chunk_id else []
+        cited = [(definition.chunk_id, definition.source_id, 1)] if definition.chunk_id else []
         return _store_and_respond(ctx, answer=answer, citations=[citation], cited=cited, confidence=1.0,
                                   model="glossary", routing_reason="terminology", verification=_clean_verification())
     if match.status == "ambiguous":
@@ -282,7 +284,7 @@ def _terminology(ctx: _Context, term: str, glossary: dict, limits: dict[str, flo
     # than defined from a neighbour (a similar-sounding chunk is not a definition).
     if any(e["type"] in ("dc_code", "va_form", "benefit") for e in ctx.entities):
         return None
-    phrase = re.compile(r"(?<!\w)" + r"\W+".join(map(re.escape, term.split())) + r"(?!\w)", re.I)
+    phrase = re.compile(r"(?<!\w)" + r"\W+".join(map(re.escape, term.split())) + r"(?!\w)", re.IGNORECASE)
     probe = kb.chunks_search(query=ctx.text, query_vector=ctx.vector, top_k=3)
     if any(phrase.search(f"{hit.title} {hit.content}") for hit in probe):
         return None
@@ -331,8 +333,7 @@ def _generate_and_verify(ctx: _Context, chunks: list[SourceChunk], limits: dict[
 
 
 def _extractive(ctx: _Context, chunks: list[SourceChunk]) -> Generation:
-    ids = [c.chunk_id for c in chunks]
-    units = kb.chunk_units_get(chunk_ids=ids, model_name=ctx.model_name)
+    units = kb.chunk_units_get(chunks=[(c.chunk_id, c.content) for c in chunks], model_name=ctx.model_name)
     missing = [c for c in chunks if not units.get(c.chunk_id)]
     if missing:  # chunks whose sentences were not embedded yet: embed them now rather than fail
         from knowledge.services import chunk_units_build
@@ -373,7 +374,7 @@ def _verify(ctx: _Context, generation: Generation, chunks: list[SourceChunk], li
     answer = f"{assessment.warning}\n\n{text}" if assessment.warning else text
     needs_report = bool(assessment.warning) or citations.flagged
     return _store_and_respond(
-        ctx, answer=answer, citations=citation_list, cited=[(by_number[o].chunk_id, n) for o, n in used],
+        ctx, answer=answer, citations=citation_list, cited=[(by_number[o].chunk_id, ctx.sources[by_number[o].chunk_id], n) for o, n in used],
         confidence=confidence, model=generation.model, routing_reason=routing_reason or _route_reason(ctx),
         verification=verification, warning=assessment.warning, report=needs_report, chunks=chunks,
     )
@@ -418,7 +419,6 @@ def _store_and_respond(
     chunks: Sequence[SourceChunk] = (),
 ) -> AnswerResult:
     entity_ids = kb.entity_ids_get(pairs=[(e["type"], e["value"]) for e in ctx.entities])
-    ctx.trace.mark("store")
     row = answered_question_create(
         question=ctx.text, question_hash=ctx.digest, gate_key=ctx.gate_key, answer=answer, citations=citations,
         question_vector=ctx.vector, embedding_model=ctx.model_name if ctx.vector is not None else "",
@@ -428,6 +428,7 @@ def _store_and_respond(
         verification=verification, trace=ctx.trace.stages, topic_scores=ctx.topic_scores, entity_ids=entity_ids,
         cited=cited,
     )
+    ctx.trace.mark("store")  # the stored trace ends before its own write; the response's includes it
     if report:
         from verification.tasks import low_confidence_report_task
 
@@ -504,10 +505,9 @@ def low_confidence_report_create(*, answered_question_id: int):
     """Write the low-confidence report for a stored answer (run by a Celery task) and log it as JSON."""
     import json
 
+    from knowledge.models import Chunk
     from verification.layers.confidence import low_confidence_report_build
     from verification.models import LowConfidenceReport
-
-    from knowledge.models import Chunk
 
     row = AnsweredQuestion.objects.defer("question_embedding", "answer_embedding").get(id=answered_question_id)
     contents = dict(

@@ -139,6 +139,12 @@ def chunk_facts(chunk: SourceChunk) -> SourceFacts:
 
 
 def sources_facts(chunks: Iterable[SourceChunk]) -> SourceFacts:
+    return _sources_facts(tuple(chunks))
+
+
+@functools.lru_cache(maxsize=256)
+def _sources_facts(chunks: tuple[SourceChunk, ...]) -> SourceFacts:
+    # Every claim of an answer asks again about the same few sources and the same context: merge once.
     facts = SourceFacts()
     for chunk in chunks:
         facts = facts.merge(chunk_facts(chunk))
