@@ -106,9 +106,14 @@ def claims_split(sentence: str) -> tuple[tuple[str, tuple[int, ...]], ...]:
     return tuple((text.strip(), numbers) for text, numbers in claims)
 
 
-@functools.lru_cache(maxsize=512)
 def _chunk_words(chunk: SourceChunk) -> frozenset[str]:
-    return content_words(f"{chunk.title}\n{chunk.content}")
+    return _text_words(chunk.title, chunk.content)
+
+
+# Keyed by the text, not the SourceChunk: the same chunk comes back with another score for every question.
+@functools.lru_cache(maxsize=4096)
+def _text_words(title: str, content: str) -> frozenset[str]:
+    return content_words(f"{title}\n{content}")
 
 
 def _overlap(claim_words: frozenset[str], chunk: SourceChunk) -> float:

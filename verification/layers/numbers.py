@@ -118,13 +118,18 @@ def facts_find(text: str) -> tuple[FactValue, ...]:
     return tuple(dict.fromkeys(found))
 
 
-@functools.lru_cache(maxsize=512)
 def chunk_facts(chunk: SourceChunk) -> SourceFacts:
     """Return every fact a chunk states, in its title, content or diagnostic-code field."""
-    text = f"{chunk.title}\n{chunk.content}"
+    return _text_facts(chunk.title, chunk.content, chunk.diagnostic_code)
+
+
+# Keyed by the text, not the SourceChunk: the same chunk comes back with another score for every question.
+@functools.lru_cache(maxsize=4096)
+def _text_facts(title: str, content: str, diagnostic_code: str) -> SourceFacts:
+    text = f"{title}\n{content}"
     four_digits = set(four_digit_numbers_find(text)) | set(dc_codes_find(text)) | set(years_find(text))
-    if chunk.diagnostic_code:
-        four_digits.add(chunk.diagnostic_code.strip())
+    if diagnostic_code:
+        four_digits.add(diagnostic_code.strip())
     return SourceFacts(
         percentages=frozenset(percentages_find(text)),
         table_numbers=frozenset(_TABLE_CELL_NUMBER_RE.findall(text)),
