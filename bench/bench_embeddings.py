@@ -113,6 +113,7 @@ def main() -> int:
         "dimensions": provider.dimensions,
         "load_s": round(time.perf_counter() - started, 3),
         "openblas_coretype": os.environ.get("OPENBLAS_CORETYPE"),
+        "openblas_num_threads": os.environ.get("OPENBLAS_NUM_THREADS"),
         "cpu_pressure_before": cpu_pressure(),
     }
     provider.embed(["warm up"])

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from knowledge.models import AnsweredQuestion, Chunk, ChunkEmbedding, Entity, Source, Topic
+from knowledge.models import Chunk, ChunkEmbedding, Entity, Source, Topic
 
 
 @admin.register(Topic)
@@ -56,22 +56,3 @@ class ChunkAdmin(admin.ModelAdmin):
     exclude = ["entities"]
     inlines = [ChunkEmbeddingInline]
     list_select_related = ["topic"]
-
-
-@admin.register(AnsweredQuestion)
-class AnsweredQuestionAdmin(admin.ModelAdmin):
-    list_display = ["question", "refused", "refusal_reason", "confidence", "verified", "flagged", "hit_count",
-                    "created_at"]
-    list_filter = ["verified", "flagged", "refused", "refusal_reason", "weak_retrieval", "model"]
-    search_fields = ["question", "answer", "review_note"]
-    ordering = ["-created_at"]
-    readonly_fields = [
-        "question", "question_hash", "answer", "citations", "confidence", "weak_retrieval", "refused",
-        "refusal_reason", "warning", "suggestions", "model", "routing_reason", "verification", "trace",
-        "embedding_model", "verified", "verified_by", "verified_at", "flagged", "flagged_by", "flagged_at",
-        "hit_count", "created_at", "updated_at",
-    ]
-    exclude = ["question_embedding", "answer_embedding"]
-
-    def get_queryset(self, request):
-        return super().get_queryset(request).defer("question_embedding", "answer_embedding")
