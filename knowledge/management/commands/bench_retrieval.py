@@ -38,6 +38,7 @@ class Command(BaseCommand):
         provider.embed(["warm up"])
         results = {"embedding_model": provider.model_name}
         results["bundled"] = self._corpus(bundled_corpus_paths(), "vbkb", options["queries"])
+        results["answer_pipeline"] = self._pipeline()
         vbkb = SHARED / "vbkb_corpus.json"
         if vbkb.exists():
             results["vbkb_corpus"] = self._corpus([vbkb], "vbkb", options["queries"])
@@ -103,6 +104,25 @@ class Command(BaseCommand):
             "retrieval_ms_without_embedding": {"p50": round(pct(q_retrieve, 50), 2),
                                                "p95": round(pct(q_retrieve, 95), 2)},
             "hnsw_recall_at_7": round(recall, 4),
+        }
+
+    def _pipeline(self) -> dict:
+        """Answer the golden questions (no cache) on the bundled corpus: time outside any LLM, per stage."""
+        from verification.services import answer_question
+
+        golden = Path(settings.BASE_DIR) / "tests" / "golden" / "golden.jsonl"
+        questions = [json.loads(line)["question"] for line in golden.read_text().splitlines() if line.strip()]
+        answer_question(question="warm up the caches", use_cache=False)
+        totals, stages = [], {}
+        for question in questions:
+            result = answer_question(question=question, use_cache=False)
+            totals.append(result.latency_ms)
+            for stage in result.trace:
+                stages.setdefault(stage["stage"], []).append(stage["ms"])
+        return {
+            "questions": len(questions),
+            "total_ms": {"p50": round(pct(totals, 50), 2), "p95": round(pct(totals, 95), 2)},
+            "stage_ms_p95": {name: round(pct(v, 95), 2) for name, v in sorted(stages.items())},
         }
 
     def _recall_chunks(self, vectors: list[np.ndarray], provider) -> float:
