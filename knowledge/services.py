@@ -100,13 +100,13 @@ def corpus_ingest(
     parsed = corpus_parse(paths=paths, fmt=fmt, max_chars=settings.CHUNK_MAX_CHARS)
     graph_seed()
     with transaction.atomic():
-        counts, changed_ids = _records_write(parsed.records)
+        counts = _records_write(parsed.records)
         pending = chunks_needing_embedding(chunk_ids=None)
         transaction.on_commit(partial(chunks_embed_enqueue, chunk_ids=pending, progress=progress))
     return IngestSummary(skipped=parsed.skipped, to_embed=len(pending), **counts)
 
 
-def _records_write(records: Sequence[ChunkRecord]) -> tuple[dict[str, int], list[int]]:
+def _records_write(records: Sequence[ChunkRecord]) -> dict[str, int]:
     topics = {t.slug: t for t in Topic.objects.all()}
     sources = _sources_upsert(records)
     existing = {row[0]: row[1:] for row in Chunk.objects.values_list("entry_id", "id", "content_hash")}
@@ -141,7 +141,7 @@ def _records_write(records: Sequence[ChunkRecord]) -> tuple[dict[str, int], list
     by_entry = {r.entry_id: r for r in records}
     _terms_upsert([by_entry[c.entry_id] for c in touched if by_entry[c.entry_id].term], sources)
     _entities_link(touched, terms=_term_aliases())
-    return {"added": len(new), "updated": len(changed), "unchanged": unchanged}, [c.id for c in touched]
+    return {"added": len(new), "updated": len(changed), "unchanged": unchanged}
 
 
 def _sources_upsert(records: Iterable[ChunkRecord]) -> dict[str, Source]:

@@ -374,7 +374,8 @@ def _verify(ctx: _Context, generation: Generation, chunks: list[SourceChunk], li
     answer = f"{assessment.warning}\n\n{text}" if assessment.warning else text
     needs_report = bool(assessment.warning) or citations.flagged
     return _store_and_respond(
-        ctx, answer=answer, citations=citation_list, cited=[(by_number[o].chunk_id, ctx.sources[by_number[o].chunk_id], n) for o, n in used],
+        ctx, answer=answer, citations=citation_list,
+        cited=[(by_number[o].chunk_id, ctx.sources[by_number[o].chunk_id], n) for o, n in used],
         confidence=confidence, model=generation.model, routing_reason=routing_reason or _route_reason(ctx),
         verification=verification, warning=assessment.warning, report=needs_report, chunks=chunks,
     )

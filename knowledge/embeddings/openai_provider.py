@@ -42,8 +42,12 @@ class OpenAIEmbedder:
     ) -> None:
         if not api_key:
             raise EmbeddingError("The OpenAI embedding provider needs OPENAI_API_KEY; set it or use the local provider")
-        self.model_name = model
-        self.dimensions = dimensions or KNOWN_DIMENSIONS.get(model, 1536)
+        native = KNOWN_DIMENSIONS.get(model)
+        self.dimensions = dimensions or native or 1536
+        # Shortened text-embedding-3 vectors are not comparable with full-length ones of the same model, so they
+        # are stored under a name of their own.
+        self.model_name = model if native in (None, self.dimensions) else f"{model}@{self.dimensions}"
+        self._model = model
         self.batch_size = max(1, min(batch_size, MAX_BATCH_SIZE))
         self.max_retries = max_retries
         # Only text-embedding-3 models take `dimensions`; other compatible servers may reject the parameter.
@@ -67,10 +71,10 @@ class OpenAIEmbedder:
         return rows_normalise(np.concatenate([self._embed_batch(batch) for batch in batches]))
 
     def _embed_batch(self, batch: list[str]) -> np.ndarray:
-        options: dict[str, object] = {"input": batch, "model": self.model_name, "encoding_format": "float"}
+        options: dict[str, object] = {"input": batch, "model": self._model, "encoding_format": "float"}
         if self._send_dimensions:
             options["dimensions"] = self.dimensions
-        context = {"endpoint": self._endpoint, "model": self.model_name}
+        context = {"endpoint": self._endpoint, "model": self._model}
         try:
             response = self._client.embeddings.create(**options)
         except openai.APIStatusError as exc:

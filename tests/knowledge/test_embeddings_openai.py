@@ -42,7 +42,7 @@ def test_batches_split_requests(fake_openai):
 
     requests = fake_openai.embedding_requests
     assert [request.body["input"] for request in requests] == [TEXTS[0:2], TEXTS[2:4], TEXTS[4:5]]
-    assert {request.model for request in requests} == {MODEL}
+    assert {request.model for request in requests} == {MODEL}  # the API model name, without the @64
     assert {request.body["dimensions"] for request in requests} == {DIMENSIONS}
     assert requests[0].headers["authorization"] == "Bearer test-key"
     assert vectors.shape == (5, DIMENSIONS)
@@ -64,9 +64,16 @@ def test_provider_interface(fake_openai):
     embedder = embedder_for(fake_openai)
 
     assert isinstance(embedder, EmbeddingProvider)
-    assert embedder.model_name == MODEL
     assert embedder.dimensions == DIMENSIONS
     assert embedder.count_tokens(["twelve chars"]) == 3
+
+
+def test_model_name_records_shortened_dimensions(fake_openai):
+    # Stored vectors are keyed by model name: 64-d and 1536-d vectors of one model must not mix.
+    assert embedder_for(fake_openai, dimensions=64).model_name == f"{MODEL}@64"
+    assert embedder_for(fake_openai, dimensions=None).model_name == MODEL
+    assert embedder_for(fake_openai, dimensions=1536).model_name == MODEL
+    assert embedder_for(fake_openai, model="nomic-embed-text", dimensions=768).model_name == "nomic-embed-text"
 
 
 def test_empty_input_sends_nothing(fake_openai):
@@ -196,7 +203,7 @@ def test_factory_reads_the_provider_setting(settings):
 
 
 def test_factory_rejects_an_unknown_provider():
-    with pytest.raises(ValueError, match="Unknown embedding provider 'cohere'.*local, openai"):
+    with pytest.raises(ValueError, match=r"Unknown embedding provider 'cohere'.*local, openai"):
         embedding_provider_get(provider="cohere")
 
 

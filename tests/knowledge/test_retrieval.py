@@ -47,8 +47,9 @@ def test_top_k_limits_results(ingested):
 
 
 def test_dense_query_uses_the_partial_hnsw_index(ingested):
-    from knowledge.selectors import _dense_ranked  # the one place vector search is built
     import numpy as np
+
+    from knowledge.selectors import _dense_ranked  # the one place vector search is built
 
     with connection.cursor() as cursor:
         cursor.execute("SET enable_seqscan = off")

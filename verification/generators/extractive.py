@@ -16,6 +16,7 @@ import numpy as np
 
 from knowledge.patterns import dc_codes_find, va_forms_find
 from verification.generators import Generation
+from verification.layers.citations import content_words
 from verification.layers.types import SourceChunk
 
 MODEL_NAME = "extractive"
@@ -37,35 +38,18 @@ W_SIM, W_LEX, W_ENTITY, W_CHUNK, W_NUMBER = 0.55, 0.25, 0.25, 0.6, 0.1
 # Answer from the best few sources only: lower-ranked chunks add noise more often than facts.
 MAX_SOURCE_CHUNKS = 3
 
-_WORD_RE = re.compile(r"[a-z0-9]+(?:[-'][a-z0-9]+)*")
 _PERCENT_ROW_RE = re.compile(r"^\s*(?:[-•*]\s*)?\d{1,3}\s?%")
 _END_PUNCT_RE = re.compile(r"[.!?;:]+[\"')\]]*$")
 _DIGIT_RE = re.compile(r"\d")
 _QUANTITY_QUESTION_RE = re.compile(r"\b(how (much|many|long|soon|early|late)|when|what (percent|rate|amount|date)|"
                                    r"deadline|percent|%|rate|rating|amount|limit|cap|cost|pay)\b", re.IGNORECASE)
 _RATING_QUESTION_RE = re.compile(r"\b(rat(ed|ing|ings)|percent|%|criteria|how much|what level|evaluat\w*)\b", re.IGNORECASE)
-STOP_WORDS = frozenset(
-    ["a", "an", "the", "and", "or", "of", "to", "in", "on", "for", "with", "by", "at", "from", "as", "is", "are", "was", "were", "be", "been", "being", "do", "does", "did", "i", "my", "me", "we", "our", "you", "your", "it", "its", "this", "that", "these", "those", "what", "which", "who", "whom", "how", "when", "where", "why", "can", "could", "should", "would", "will", "shall", "may", "might", "must", "if", "then", "than", "so", "not", "no", "yes", "there", "their", "they", "them", "he", "she", "his", "her", "about", "into", "over", "under", "get", "got", "have", "has", "had", "va"]
-)
-
-
 @dataclass(frozen=True)
 class Unit:
     chunk_number: int
     position: int
     text: str
     vector: np.ndarray
-
-
-def content_words(text: str) -> set[str]:
-    return {_stem(w) for w in _WORD_RE.findall(text.lower()) if w not in STOP_WORDS}
-
-
-def _stem(word: str) -> str:
-    for suffix in ("ings", "ing", "ies", "es", "s", "ed"):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            return word[: -len(suffix)]
-    return word
 
 
 def extractive_generate(

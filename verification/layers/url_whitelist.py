@@ -68,7 +68,7 @@ def url_allowed(url: str, *, whitelisted_domains: Collection[str]) -> bool:
 def _url_trim(url: str) -> str:
     """Drop sentence punctuation and an unbalanced closing bracket from the end of a matched URL."""
     while url:
-        if url[-1] in _TRAILING_PUNCTUATION or url[-1] == ")" and url.count(")") > url.count("("):
+        if url[-1] in _TRAILING_PUNCTUATION or (url[-1] == ")" and url.count(")") > url.count("(")):
             url = url[:-1]
         else:
             break
