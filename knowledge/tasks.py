@@ -1,7 +1,7 @@
 from celery import shared_task
 
 from knowledge.embeddings.base import EmbeddingError
-from knowledge.services import chunks_embed
+from knowledge.services import chunk_sentences_embed, chunks_embed
 
 
 @shared_task(
@@ -15,3 +15,16 @@ from knowledge.services import chunks_embed
 )
 def chunks_embed_task(self, chunk_ids: list[int]) -> int:
     return chunks_embed(chunk_ids=chunk_ids)
+
+
+@shared_task(
+    bind=True,
+    autoretry_for=(EmbeddingError, ConnectionError, TimeoutError),
+    retry_backoff=True,
+    retry_backoff_max=120,
+    max_retries=5,
+    soft_time_limit=300,
+    time_limit=360,
+)
+def chunk_sentences_embed_task(self, chunk_ids: list[int]) -> int:
+    return chunk_sentences_embed(chunk_ids=chunk_ids)
