@@ -17,8 +17,9 @@ def test_embedding_runs_in_a_real_worker_through_redis(tmp_path, celery_worker_p
     assert sent.returncode == 0, sent.stderr
     assert "5 added" in sent.stdout
     done = wait_for(lambda: celery_worker_process.poll() is not None
-                    or ChunkEmbedding.objects.count() == Chunk.objects.count() == 5)
-    assert done, "the worker did not embed the chunks"
+                    or (ChunkEmbedding.objects.count() == Chunk.objects.count() == 5
+                        and ChunkSentence.objects.values("chunk").distinct().count() == 5))
+    assert done, "the worker did not embed the chunks and their sentences"
     assert celery_worker_process.poll() is None
     assert set(ChunkEmbedding.objects.values_list("model", flat=True)) == {"all-MiniLM-L6-v2"}
     assert ChunkSentence.objects.filter(chunk__entry_id="t-tinnitus").count() == 2
