@@ -3,28 +3,23 @@ from celery import shared_task
 from knowledge.embeddings.base import EmbeddingError
 from knowledge.services import chunk_sentences_embed, chunks_embed
 
+# An embedding batch is idempotent (current vectors are skipped), so a failed one is simply retried with backoff.
+EMBED_TASK_OPTIONS = {
+    "bind": True,
+    "autoretry_for": (EmbeddingError, ConnectionError, TimeoutError),
+    "retry_backoff": True,
+    "retry_backoff_max": 120,
+    "max_retries": 5,
+    "soft_time_limit": 300,
+    "time_limit": 360,
+}
 
-@shared_task(
-    bind=True,
-    autoretry_for=(EmbeddingError, ConnectionError, TimeoutError),
-    retry_backoff=True,
-    retry_backoff_max=120,
-    max_retries=5,
-    soft_time_limit=300,
-    time_limit=360,
-)
+
+@shared_task(**EMBED_TASK_OPTIONS)
 def chunks_embed_task(self, chunk_ids: list[int]) -> int:
     return chunks_embed(chunk_ids=chunk_ids)
 
 
-@shared_task(
-    bind=True,
-    autoretry_for=(EmbeddingError, ConnectionError, TimeoutError),
-    retry_backoff=True,
-    retry_backoff_max=120,
-    max_retries=5,
-    soft_time_limit=300,
-    time_limit=360,
-)
+@shared_task(**EMBED_TASK_OPTIONS)
 def chunk_sentences_embed_task(self, chunk_ids: list[int]) -> int:
     return chunk_sentences_embed(chunk_ids=chunk_ids)
