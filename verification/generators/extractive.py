@@ -34,7 +34,7 @@ EXTRA_FLOOR = 0.75
 REDUNDANT_ABOVE = 0.9
 # Weights of the unit score: meaning first, then the question's own words, codes and forms, how well the
 # whole chunk matched, and a figure when the question asks for one. Tuned on the golden set.
-W_SIM, W_LEX, W_ENTITY, W_CHUNK, W_NUMBER = 0.55, 0.25, 0.25, 0.6, 0.1
+W_SIM, W_LEX, W_ENTITY, W_CHUNK, W_NUMBER = 0.55, 0.25, 0.25, 1.0, 0.1
 # Answer from the best few sources only: lower-ranked chunks add noise more often than facts.
 MAX_SOURCE_CHUNKS = 3
 
