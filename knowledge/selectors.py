@@ -213,18 +213,6 @@ def _vector_expression(dimensions: int) -> Cast:
     return Cast("embedding", VectorField(dimensions=dimensions))
 
 
-def _dense_ranked(
-    vector: np.ndarray, model_name: str, dimensions: int, limit: int, topic: str | None, chunk_type: str | None
-) -> list[int]:
-    qs = ChunkEmbedding.objects.filter(model=model_name)
-    if topic:
-        qs = qs.filter(chunk__topic__slug=topic)
-    if chunk_type:
-        qs = qs.filter(chunk__type=chunk_type)
-    qs = qs.annotate(distance=CosineDistance(_vector_expression(dimensions), vector)).order_by("distance")
-    return list(qs.values_list("chunk_id", flat=True)[:limit])
-
-
 # ---- the answer cache (L1 exact, L2 semantic, L3 graph) and the graph's entities ----
 
 @dataclass(frozen=True)

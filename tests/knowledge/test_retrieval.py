@@ -46,18 +46,14 @@ def test_top_k_limits_results(ingested):
     assert len(chunks_search(query="VA benefits", top_k=2)) == 2
 
 
-def test_dense_query_uses_the_partial_hnsw_index(ingested):
-    import numpy as np
-
-    from knowledge.selectors import _dense_ranked  # the one place vector search is built
-
-    with connection.cursor() as cursor:
-        cursor.execute("SET enable_seqscan = off")
+def test_hybrid_query_uses_the_partial_hnsw_index(ingested):
     from django.test.utils import CaptureQueriesContext
 
+    with connection.cursor() as cursor:
+        cursor.execute("SET enable_seqscan = off")  # five rows: the planner would rather scan them
     with CaptureQueriesContext(connection) as queries:
-        _dense_ranked(np.ones(384, dtype=np.float32) / np.sqrt(384), "all-MiniLM-L6-v2", 384, 7, None, None)
-    sql = queries.captured_queries[-1]["sql"]
+        chunks_search(query="rating for tinnitus")
+    sql = next(q["sql"] for q in queries.captured_queries if "knowledge_chunkembedding" in q["sql"])
     with connection.cursor() as cursor:
         cursor.execute("EXPLAIN " + sql)
         plan = "\n".join(row[0] for row in cursor.fetchall())

@@ -15,7 +15,7 @@ from django.db import connection
 
 from knowledge.embeddings import embedding_provider_get
 from knowledge.models import Chunk, ChunkEmbedding
-from knowledge.selectors import _dense_ranked, chunks_search
+from knowledge.selectors import chunks_search
 from knowledge.services import bundled_corpus_paths, corpus_ingest
 
 SHARED = Path(settings.BASE_DIR).parent / "shared" / "data"
@@ -156,7 +156,8 @@ class Command(BaseCommand):
         hits = 0
         for v in vectors:
             exact = set(ids_arr[np.argsort(-(m @ v))[:7]].tolist())
-            approx = set(_dense_ranked(v, provider.model_name, provider.dimensions, 7, None, None))
+            # The served path with the full-text part off: its dense top-7 through the HNSW index.
+            approx = {h.chunk_id for h in chunks_search(query="", query_vector=v, top_k=7, lexical_weight=0)}
             hits += len(exact & approx)
         return hits / (7 * len(vectors))
 
