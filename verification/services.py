@@ -317,7 +317,7 @@ def _generate_and_verify(ctx: _Context, chunks: list[SourceChunk], limits: dict[
             logger.warning("LLM failed, answering extractively: %s", exc)
             ctx.trace.mark("generate", f"llm_failed:{type(exc.__cause__ or exc).__name__}")
     if generation is not None:
-        checked = _verify(ctx, generation, chunks, limits)
+        checked = _verify(ctx, generation, chunks, limits, routing_reason=route.reason)
         if checked is not None:
             return checked
         ctx.trace.mark("fallback", "llm_answer_unsupported")
@@ -344,7 +344,7 @@ def _extractive(ctx: _Context, chunks: list[SourceChunk]) -> Generation:
 
 
 def _verify(ctx: _Context, generation: Generation, chunks: list[SourceChunk], limits: dict[str, float],
-            routing_reason: str | None = None) -> AnswerResult | None:
+            routing_reason: str) -> AnswerResult | None:
     """Run L6 → L3 → L4 → L5 → L7 on a generated answer; None when nothing supported is left."""
     if not generation.text.strip():
         return None
@@ -376,16 +376,9 @@ def _verify(ctx: _Context, generation: Generation, chunks: list[SourceChunk], li
     return _store_and_respond(
         ctx, answer=answer, citations=citation_list,
         cited=[(by_number[o].chunk_id, ctx.sources[by_number[o].chunk_id], n) for o, n in used],
-        confidence=confidence, model=generation.model, routing_reason=routing_reason or _route_reason(ctx),
+        confidence=confidence, model=generation.model, routing_reason=routing_reason,
         verification=verification, warning=assessment.warning, report=needs_report, chunks=chunks,
     )
-
-
-def _route_reason(ctx: _Context) -> str:
-    for stage in reversed(ctx.trace.stages):
-        if stage["stage"] == "route":
-            return stage.get("decision", "").split(":", 1)[-1]
-    return ""
 
 
 def _whitelist() -> list[str]:
