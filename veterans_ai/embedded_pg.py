@@ -59,10 +59,16 @@ def pgdata_path() -> Path:
     configured = os.environ.get("EMBEDDED_PGDATA")
     if configured:
         return Path(configured).expanduser().resolve()
-    if os.geteuid() != 0 or _traversable_by_others(BASE_DIR):
-        return DEFAULT_PGDATA
     digest = hashlib.sha256(str(BASE_DIR).encode()).hexdigest()[:12]
     fallback = FALLBACK_ROOT / digest / "pgdata"
+    # Once a data directory exists, every process must keep using it: starting the server opens the
+    # checkout's parent folders to other users, so the reachability test alone would change its answer.
+    if (DEFAULT_PGDATA / "PG_VERSION").exists():
+        return DEFAULT_PGDATA
+    if (fallback / "PG_VERSION").exists():
+        return fallback
+    if os.geteuid() != 0 or _traversable_by_others(BASE_DIR):
+        return DEFAULT_PGDATA
     print(MSG_UNREACHABLE.format(base=BASE_DIR, pgdata=fallback), file=sys.stderr)
     return fallback
 

@@ -52,11 +52,29 @@ def test_start_reuse_stop_and_stale_pid(pgdata):
     assert garbled.returncode == 0, garbled.stderr
 
 
-def test_unreachable_checkout_falls_back(monkeypatch):
+def test_unreachable_checkout_falls_back(monkeypatch, tmp_path):
     from veterans_ai import embedded_pg
 
     monkeypatch.delenv("EMBEDDED_PGDATA", raising=False)
+    monkeypatch.setattr(embedded_pg, "DEFAULT_PGDATA", tmp_path / "checkout" / "var" / "pgdata")
     monkeypatch.setattr(embedded_pg, "_traversable_by_others", lambda path: False)
     monkeypatch.setattr(embedded_pg.os, "geteuid", lambda: 0)
     path = embedded_pg.pgdata_path()
     assert str(path).startswith(str(embedded_pg.FALLBACK_ROOT)) and path.name == "pgdata"
+
+
+def test_the_fallback_stays_chosen_once_it_exists(monkeypatch, tmp_path):
+    """Starting the server opens the checkout's parents to other users; later processes must not then switch
+    to var/pgdata and meet an empty server."""
+    from veterans_ai import embedded_pg
+
+    monkeypatch.delenv("EMBEDDED_PGDATA", raising=False)
+    monkeypatch.setattr(embedded_pg, "FALLBACK_ROOT", tmp_path)
+    monkeypatch.setattr(embedded_pg, "DEFAULT_PGDATA", tmp_path / "checkout" / "var" / "pgdata")
+    monkeypatch.setattr(embedded_pg.os, "geteuid", lambda: 0)
+    monkeypatch.setattr(embedded_pg, "_traversable_by_others", lambda path: False)
+    chosen = embedded_pg.pgdata_path()
+    chosen.mkdir(parents=True)
+    (chosen / "PG_VERSION").write_text("18\n")
+    monkeypatch.setattr(embedded_pg, "_traversable_by_others", lambda path: True)  # parents opened meanwhile
+    assert embedded_pg.pgdata_path() == chosen
