@@ -504,14 +504,19 @@ def low_confidence_report_create(*, answered_question_id: int):
     from verification.models import LowConfidenceReport
 
     row = AnsweredQuestion.objects.defer("question_embedding", "answer_embedding").get(id=answered_question_id)
-    contents = dict(
-        Chunk.objects.filter(entry_id__in=[r["entry_id"] for r in row.retrieved]).values_list("entry_id", "content")
-    )
-    sources = [
-        SourceChunk(number=n, chunk_id=0, entry_id=r["entry_id"], title=r.get("title", ""), url="",
-                    content=contents.get(r["entry_id"], ""), score=r["score"])
-        for n, r in enumerate(row.retrieved, start=1)
-    ]
+    # The chunks as they are now: a chunk re-ingested since the answer keeps its entry_id; a deleted one
+    # reports its stored title and no content.
+    found = {
+        c["entry_id"]: c
+        for c in Chunk.objects.filter(entry_id__in=[r["entry_id"] for r in row.retrieved])
+        .values("entry_id", "id", "content", "source__url", "topic__slug")
+    }
+    sources = []
+    for n, r in enumerate(row.retrieved, start=1):
+        now = found.get(r["entry_id"], {})
+        sources.append(SourceChunk(number=n, chunk_id=now.get("id", 0), entry_id=r["entry_id"], title=r.get("title", ""),
+                                   url=now.get("source__url", ""), content=now.get("content", ""), score=r["score"],
+                                   topic=now.get("topic__slug", "")))
     report = low_confidence_report_build(
         question=row.question, chunks=sources, topics=list(row.topics.values_list("slug", flat=True)),
         verification=row.verification, best_score=row.retrieval_score,

@@ -78,8 +78,16 @@ _NAMING = r"(?: the (?:term|word|acronym|abbreviation|phrase))?"
 _CONTEXT = (
     r"(?: (?:in|for|on|from|at|according to) (?:the |a )?(?:va|v\.a\.|veterans affairs|military)"
     r"(?: (?:terms|context|claims?|benefits?|disability|speak|lingo|language|world|decision|letters?|forms?))*"
-    r"| in (?:va|military|legal|medical) (?:terms|speak|lingo|context))?"
+    r"| in (?:va|military|legal|medical) (?:terms|speak|lingo|context)"
+    # "on my claim", "in my decision letter", "on the status page": where the term was seen.
+    # ("for my back pay" asks what it does to something: a fact question, not this.)
+    r"| (?:in|on|from) (?:my|the|a|our|his|her) (?:va )?"
+    r"(?:claims?(?: status)?(?: page)?|decision|rating decision|(?:rating |decision |award )?letters?|files?|"
+    r"records?|account|paperwork|status(?: page)?|screen|page|tracker|va\.gov|app))?"
 )
+# "What does VBX status mean": in an explicit meaning question a trailing "status" names the kind of term.
+_MEANING_PATTERNS = 3
+_TRAILING_KIND_RE = re.compile(r"\s+status$")
 _DEFINITION_RES: tuple[re.Pattern[str], ...] = tuple(
     re.compile(rf"^{_OPENER}{body}$")
     for body in (
@@ -175,7 +183,7 @@ NOT_DEFINITIONAL_PHRASES: tuple[str, ...] = (
     r"way",
     r"criteria",
     r"requirements?",
-    r"for (?:a|an|the|my|me|someone|veterans?|spouses?|\d)",
+    r"for (?:a|an|the|my|me|someone|veterans?|spouses?|\d+)",
     r"included",
     r"covered",
     r"considered",
@@ -237,10 +245,12 @@ def definitional_term_extract(*, question: str) -> str | None:
     text = _question_normalise(question)
     if not text:
         return None
-    for pattern in _DEFINITION_RES:
+    for number, pattern in enumerate(_DEFINITION_RES):
         found = pattern.match(text)
         if found:
             term = _term_clean(found.group("term"))
+            if number < _MEANING_PATTERNS:
+                term = _TRAILING_KIND_RE.sub("", term)
             return term if _term_acceptable(term) else None
     return None
 
@@ -276,19 +286,37 @@ def term_key(term: str) -> str:
 
 def glossary_index_build(*, glossary: Mapping[str, Sequence[str]]) -> GlossaryIndex:
     by_key: dict[str, dict[str, int]] = {}
+    for canonical, keys in _spelling_keys(glossary).items():
+        own = term_key(canonical)
+        for key in keys:
+            rank = 0 if key == own else 1
+            ranks = by_key.setdefault(key, {})
+            ranks[canonical] = min(rank, ranks.get(canonical, rank))
+    # Two entries are one concept when one lists the other's name among its spellings ("TDIU" and "Total
+    # disability based on individual unemployability (TDIU)"): a key they share is not ambiguous, and the
+    # entry naming the other, the fuller one, answers.
+    spellings = {canonical: set(keys) for canonical, keys in _spelling_keys(glossary).items()}
+    entries = {}
+    for key, ranks in by_key.items():
+        tied = sorted((rank, canonical) for canonical, rank in ranks.items())
+        best = [canonical for rank, canonical in tied if rank == tied[0][0]]
+        absorbed = {
+            c for c in best for other in best
+            if other != c and term_key(c) in spellings[other]
+            and (term_key(other) not in spellings[c] or (len(other), other) > (len(c), c))
+        }
+        entries[key] = tuple(entry for entry in tied if entry[1] not in absorbed)
+    return GlossaryIndex(by_key=MappingProxyType(entries))
+
+
+def _spelling_keys(glossary: Mapping[str, Sequence[str]]) -> dict[str, list[str]]:
+    """Return each canonical term's keys: its own and its aliases', in that order, without empty ones."""
+    keys: dict[str, list[str]] = {}
     for canonical, aliases in glossary.items():
         # A bare string is a Sequence[str] of characters; take it as one alias.
         alias_list = (aliases,) if isinstance(aliases, str) else tuple(aliases)
-        for rank, spelling in [(0, canonical)] + [(1, alias) for alias in alias_list]:
-            key = term_key(spelling)
-            if not key:
-                continue
-            ranks = by_key.setdefault(key, {})
-            ranks[canonical] = min(rank, ranks.get(canonical, rank))
-    entries = {
-        key: tuple(sorted((rank, canonical) for canonical, rank in ranks.items())) for key, ranks in by_key.items()
-    }
-    return GlossaryIndex(by_key=MappingProxyType(entries))
+        keys[canonical] = [key for key in map(term_key, (canonical, *alias_list)) if key]
+    return keys
 
 
 def _suggestions(key: str, index: GlossaryIndex) -> tuple[str, ...]:

@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from knowledge.models import AnsweredQuestion
+from knowledge.models import AnsweredQuestion, Chunk
 from verification.layers.refusal import REFUSAL_RETRIEVAL_TOO_WEAK
 from verification.preprocess import PII_NOTICE
 from verification.services import QuestionInvalid, answer_question
@@ -132,7 +132,6 @@ def test_prompt_injection_in_question_changes_nothing():
 
 
 def test_every_served_number_is_in_its_sources():
-    from knowledge.models import Chunk
     from knowledge.patterns import percentages_find
 
     for question in ["How is sleep apnea rated?", "What are the PTSD rating levels?",
@@ -163,3 +162,9 @@ def test_low_confidence_answers_get_a_report(django_capture_on_commit_callbacks,
     report = LowConfidenceReport.objects.get(answered_question_id=result.id)
     assert report.best_score == pytest.approx(AnsweredQuestion.objects.get(id=result.id).retrieval_score)
     assert report.report["chunks"] and report.report["recommendations"]
+    # The report names the chunks as they are stored: their ids, source URLs and topics.
+    first = report.report["chunks"][0]
+    chunk = Chunk.objects.select_related("source", "topic").get(entry_id=first["entry_id"])
+    assert (first["chunk_id"], first["url"], first["topic"]) == (chunk.id, chunk.source.url, chunk.topic.slug)
+    covered = {c["topic"] for c in report.report["chunks"]}
+    assert not set(report.report["topic_gaps"]) & covered

@@ -64,6 +64,10 @@ DEFINITIONAL = [
     ("What is the meaning of SMC?", "smc"),
     ("What does SC mean in VA terms?", "sc"),
     ("What does P&T mean on a VA decision letter?", "p&t"),
+    # Where the term was seen is context; a trailing "status" names the kind of term.
+    ("What does P&T mean on my rating letter?", "p&t"),
+    ("what does VBX status mean on my claim", "vbx"),
+    ("What does pending mean on my claim status page?", "pending"),
     ("What is a C&P exam?", "c&p exam"),
     ("What is Chapter 35?", "chapter 35"),
     ("What is the Post-9/11 GI Bill?", "post-9/11 gi bill"),
@@ -98,6 +102,7 @@ NOT_DEFINITIONAL = [
     "explain how TDIU works",
     "explain my rating decision",
     "What is the rate for a veteran with a spouse?",
+    "what's the VA math for 50 and 30",
     "What is DC 6260?",
     "What is VA Form 21-526EZ?",
     "What is 38 CFR 3.310?",
@@ -106,7 +111,6 @@ NOT_DEFINITIONAL = [
     "What is the process for filing a claim?",
     "What does it mean?",
     "What does that mean for my claim?",
-    "What does P&T mean on my rating letter?",
     "What does SC mean for my back pay?",
     "What does service connection mean when I have two conditions?",
     "Can I get TDIU?",
@@ -188,6 +192,25 @@ def test_several_terms_matching_equally_are_ambiguous():
     assert result.status == STATUS_AMBIGUOUS
     assert result.terms == ("secondary condition", "service connection", "supplemental claim")
     assert result.suggestions == ()
+
+
+def test_one_concept_entered_twice_is_not_ambiguous():
+    # The fuller entry lists the shorter one's name among its spellings: a key both share names it alone.
+    glossary = {
+        "tdiu": ["iu", "individual unemployability"],
+        "total disability based on individual unemployability (tdiu)": ["tdiu", "iu", "individual unemployability"],
+        "permanent and total": ["p&t"],
+        "permanent and total (p&t) disability": ["p&t", "permanent and total"],
+    }
+    fuller = "total disability based on individual unemployability (tdiu)"
+    assert term_match(term="IU", glossary=glossary) == TermMatch(status=STATUS_FOUND, terms=(fuller,))
+    assert term_match(term="P&T", glossary=glossary).terms == ("permanent and total (p&t) disability",)
+    # Its own name still finds each entry.
+    assert term_match(term="tdiu", glossary=glossary).terms == ("tdiu",)
+    # Entries that do not name each other stay ambiguous.
+    assert term_match(term="SC", glossary=GLOSSARY).status == STATUS_FOUND
+    assert term_match(term="lay statement", glossary={"buddy statement": ["lay statement"],
+                                                      "lay evidence": ["lay statement"]}).status == STATUS_AMBIGUOUS
 
 
 def test_not_found_suggests_close_terms():

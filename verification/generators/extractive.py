@@ -28,6 +28,8 @@ MAX_CHARS = 1100
 # EXTRA_SOURCES other sources add their best sentence when it scores at least EXTRA_FLOOR of the best and
 # is not a near-copy (cosine above REDUNDANT_ABOVE) of one already chosen. Tuned on the golden set.
 PRIMARY_UNITS = 4
+# When the rating table comes from another source, the leading source keeps this many sentences beside it.
+TABLE_BESIDE_UNITS = 2
 PRIMARY_FLOOR = 0.6
 EXTRA_SOURCES = 2
 EXTRA_FLOOR = 0.75
@@ -43,7 +45,13 @@ _END_PUNCT_RE = re.compile(r"[.!?;:]+[\"')\]]*$")
 _DIGIT_RE = re.compile(r"\d")
 _QUANTITY_QUESTION_RE = re.compile(r"\b(how (much|many|long|soon|early|late)|when|what (percent|rate|amount|date)|"
                                    r"deadline|percent|%|rate|rating|amount|limit|cap|cost|pay)\b", re.IGNORECASE)
-_RATING_QUESTION_RE = re.compile(r"\b(rat(ed|ing|ings)|percent|%|criteria|how much|what level|evaluat\w*)\b", re.IGNORECASE)
+# A question for the levels themselves ("what does VA rate CFS at", "what percent"); with "how much" it is a
+# rating question, which gets the leading source's table, but only a levels question borrows another's.
+_LEVELS_WORDS = r"rat(?:e|ed|es|ing|ings)|percent|%|criteria|what level|evaluat\w*"
+_LEVELS_QUESTION_RE = re.compile(rf"\b(?:{_LEVELS_WORDS})\b", re.IGNORECASE)
+_RATING_QUESTION_RE = re.compile(rf"\b(?:{_LEVELS_WORDS}|how much)\b", re.IGNORECASE)
+
+
 @dataclass(frozen=True)
 class Unit:
     chunk_number: int
@@ -88,6 +96,15 @@ def extractive_generate(
     if not chosen:
         floor = PRIMARY_FLOOR * best_score
         chosen = [u for s, u in sorted(primary, key=lambda c: -c[0]) if s >= floor][:PRIMARY_UNITS]
+        # A rating question whose best source explains without the table ("diagnosis of CFS") gets the
+        # table of the next best source that has one: the levels are what was asked.
+        table = []
+        if _LEVELS_QUESTION_RE.search(question):
+            table = next((rows for n, scored in sorted(by_chunk.items(), key=lambda item: -max(s for s, _ in item[1]))
+                          if n != best_unit.chunk_number
+                          for rows in [_rating_rows(question, chunk_of[n], scored, chunk_types)] if rows), [])
+        if table:
+            chosen = chosen[:TABLE_BESIDE_UNITS] + table
     total = sum(len(u.text) for u in chosen)
     others = sorted(((s, u) for n, scored in by_chunk.items() if n != best_unit.chunk_number for s, u in scored),
                     key=lambda c: -c[0])
@@ -107,8 +124,12 @@ def extractive_generate(
     chosen.sort(key=lambda u: (order[u.chunk_number], u.position))
     lines: list[tuple[bool, str]] = []
     quotes: dict[int, list[str]] = {}
-    for unit in chosen:
+    for index, unit in enumerate(chosen):
         text = unit.text.strip()
+        following = chosen[index + 1] if index + 1 < len(chosen) else None
+        if text.endswith(":") and not (following and following.chunk_number == unit.chunk_number
+                                       and _PERCENT_ROW_RE.match(following.text)):
+            text = text[:-1].rstrip() + "."  # a table's lead without its rows ends as a sentence
         lines.append((bool(_PERCENT_ROW_RE.match(text)), _cite(text.lstrip("-•* "), unit.chunk_number)))
         quotes.setdefault(unit.chunk_number, []).append(text)
     body = _join(lines)

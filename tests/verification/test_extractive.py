@@ -1,0 +1,78 @@
+"""The offline generator on hand-made chunks and vectors: which sentences and rows it serves, and how."""
+
+import re
+
+import numpy as np
+
+from verification.generators.extractive import extractive_generate
+from verification.layers.types import SourceChunk
+
+
+def vec(*values: float) -> np.ndarray:
+    v = np.asarray(values, dtype=np.float32)
+    return v / np.linalg.norm(v)
+
+
+QUESTION_VECTOR = vec(1, 0, 0, 0)
+# Close to the question; a little further and unlike ON_TOPIC and NEAR (cosine < 0.9, not redundant); unrelated.
+ON_TOPIC, NEAR, LEAD, OFF = vec(1, 0.2, 0, 0), vec(1, 0.6, 0, 0), vec(1, 0, 0.5, 0), vec(0, 0, 1, 0)
+
+
+def chunk(number: int, chunk_id: int, score: float, content: str = "") -> SourceChunk:
+    return SourceChunk(number=number, chunk_id=chunk_id, entry_id=f"e{chunk_id}", title=f"T{chunk_id}",
+                       url=f"https://www.va.gov/{chunk_id}", content=content, score=score)
+
+
+DIAGNOSIS = [
+    ("A diagnosis of chronic fatigue syndrome needs six months of debilitating fatigue.", ON_TOPIC),
+    ("Other conditions must be ruled out first.", NEAR),
+    ("Six of ten listed findings must be present.", NEAR),
+]
+TABLE = [
+    ("DC 6354 chronic fatigue syndrome is rated on how much symptoms restrict daily activity:", LEAD),
+    ("10% — symptoms wax and wane", OFF),
+    ("40% — incapacitation of 4 to less than 6 weeks a year", OFF),
+    ("100% — almost completely restrict routine daily activities", OFF),
+]
+
+
+def generate(question: str, units: dict, scores: dict[int, float], types: dict[int, str] | None = None):
+    chunks = [chunk(n, cid, scores[cid]) for n, cid in enumerate(scores, start=1)]
+    return extractive_generate(question=question, question_vector=QUESTION_VECTOR, chunks=chunks, units=units,
+                               chunk_types=types or {})
+
+
+def test_every_line_is_a_cited_source_sentence():
+    result = generate("what is needed for a CFS diagnosis", {1: DIAGNOSIS, 2: TABLE}, {1: 0.7, 2: 0.6})
+    sentences = [text for text, _ in DIAGNOSIS + TABLE]
+    for line in re.split(r"(?<=[.:])\s+|\n", result.text):
+        if line.strip():
+            assert re.search(r"\[\d\]", line), line
+            assert any(re.sub(r"\s*\[\d\]", "", line).lstrip("- ").rstrip(".:") in s for s in sentences), line
+
+
+def test_a_levels_question_gets_the_table_of_the_next_source_when_the_best_has_none():
+    result = generate("what percent for a diagnosis of debilitating fatigue", {1: DIAGNOSIS, 2: TABLE}, {1: 0.8, 2: 0.6},
+                      {2: "rating_table"})
+    assert result.text.startswith("A diagnosis of chronic fatigue syndrome")
+    assert "40% — incapacitation of 4 to less than 6 weeks a year [2]" in result.text
+    assert "- 10% — symptoms wax and wane [2]\n- 40%" in result.text
+    # The table's lead keeps its colon because its rows follow it.
+    assert "restrict daily activity [2]:\n- 10%" in result.text
+
+
+def test_a_how_much_question_does_not_borrow_another_sources_table():
+    result = generate("how much after a diagnosis of debilitating fatigue", {1: DIAGNOSIS, 2: TABLE}, {1: 0.7, 2: 0.6},
+                      {2: "rating_table"})
+    assert result.text.startswith("A diagnosis") and "40%" not in result.text
+
+
+def test_a_table_lead_served_without_its_rows_does_not_end_in_a_colon():
+    # Not a rating question: the second source adds its lead sentence only.
+    result = generate("tell me about chronic fatigue syndrome", {1: DIAGNOSIS, 2: TABLE[:1]}, {1: 0.7, 2: 0.69})
+    assert "daily activity [2]." in result.text
+    assert not result.text.rstrip().endswith(":")
+
+
+def test_nothing_to_say_gives_empty_text():
+    assert generate("anything", {}, {1: 0.7}).text == ""
