@@ -64,6 +64,8 @@ _SUFFIXES = (
 )
 
 
+# Answers are made of source sentences, so the same sentences and words come back question after question.
+@functools.lru_cache(maxsize=65536)
 def word_stem(word: str) -> str:
     """Strip one common English suffix ("ratings", "rated", "rate" → "rat"); crude, and the same both ways."""
     word = word.lower().strip("'")
@@ -74,6 +76,7 @@ def word_stem(word: str) -> str:
     return word
 
 
+@functools.lru_cache(maxsize=16384)
 def content_words(text: str) -> frozenset[str]:
     """Return the stemmed words of ``text`` that carry meaning (no stop words, no generic VA words)."""
     words = (word.removesuffix("'s").strip("'") for word in _WORD_RE.findall(_LINK_RE.sub(r"\1", text).lower()))

@@ -100,6 +100,7 @@ def _phones_find(text: str) -> list[str]:
     return list(dict.fromkeys("-".join(match.groups()) for match in _PHONE_RE.finditer(text)))
 
 
+@functools.lru_cache(maxsize=16384)  # answers repeat their sources' sentences
 def facts_find(text: str) -> tuple[FactValue, ...]:
     """Return the checkable facts in ``text``, in canonical form and without duplicates."""
     found: list[FactValue] = []
