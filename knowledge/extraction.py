@@ -18,6 +18,7 @@ __all__ = [
     "DEFAULT_TOPIC_KEYWORDS",
     "ExtractedEntity",
     "entities_extract",
+    "lay_terms_expand",
     "topics_classify",
 ]
 
@@ -488,3 +489,20 @@ def topics_classify(*, text: str, topics: Mapping[str, Sequence[str]]) -> list[t
             scored.append((slug, score))
     scored.sort(key=lambda item: -item[1])
     return scored
+
+
+# Everyday words for what the rating schedule names otherwise. The embedding model hears "my knee bends to
+# 45 degrees" as close to the extension table as to the flexion one (both tables list 45 degrees), so the
+# schedule's word is added to the words that search and answer selection match on.
+LAY_TERMS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"\b(?:bend|bends|bending|bent|flex|flexes)\b", re.IGNORECASE), "flexion"),
+    (re.compile(r"\b(?:straighten|straightens|straightening|straight)\b", re.IGNORECASE), "extension"),
+    (re.compile(r"\b(?:ringing|buzzing|ring)\b[^.?!]{0,20}\bears?\b|\bears?\b[^.?!]{0,20}\bring(?:ing|s)?\b",
+                re.IGNORECASE), "tinnitus"),
+)
+
+
+def lay_terms_expand(*, text: str) -> str:
+    """Return ``text`` with the schedule's word for each everyday one it uses, appended once."""
+    extra = [term for pattern, term in LAY_TERMS if pattern.search(text) and term not in text.lower()]
+    return f"{text} {' '.join(extra)}" if extra else text

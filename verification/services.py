@@ -24,7 +24,7 @@ from django.utils import timezone
 
 from knowledge import selectors as kb
 from knowledge.embeddings import embedding_provider_get
-from knowledge.extraction import entities_extract, topics_classify
+from knowledge.extraction import entities_extract, lay_terms_expand, topics_classify
 from knowledge.models import AnsweredQuestion
 from knowledge.services import answer_hit_record, answered_question_create
 from verification.generators import Generation
@@ -204,7 +204,7 @@ def answer_question(*, question: object, use_cache: bool = True, request_id: str
             return _from_cache(hit, trace, request_id, notice)
         trace.mark("cache_similar", "miss")
 
-    hits = kb.chunks_search(query=text, query_vector=vector, top_k=settings.RETRIEVAL_TOP_K)
+    hits = kb.chunks_search(query=lay_terms_expand(text=text), query_vector=vector, top_k=settings.RETRIEVAL_TOP_K)
     chunks = [
         SourceChunk(number=h.rank, chunk_id=h.chunk_id, entry_id=h.entry_id, title=h.title, url=h.url,
                     content=h.content, score=h.similarity, topic=h.topic, diagnostic_code=h.diagnostic_code)
@@ -339,7 +339,7 @@ def _extractive(ctx: _Context, chunks: list[SourceChunk]) -> Generation:
         from knowledge.services import chunk_units_build
 
         units.update(chunk_units_build(chunks=[(c.chunk_id, c.content) for c in missing]))
-    return extractive_generate(question=ctx.text, question_vector=ctx.vector, chunks=chunks, units=units,
+    return extractive_generate(question=lay_terms_expand(text=ctx.text), question_vector=ctx.vector, chunks=chunks, units=units,
                                chunk_types=ctx.types)
 
 

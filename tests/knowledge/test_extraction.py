@@ -8,6 +8,7 @@ from knowledge.extraction import (
     DEFAULT_TOPICS,
     ExtractedEntity,
     entities_extract,
+    lay_terms_expand,
     topics_classify,
 )
 
@@ -277,3 +278,20 @@ def test_topics_accept_lists_from_the_database():
     assert topics_classify(text="tinnitus", topics={"disability_ratings": ["tinnitus", "rating"]}) == [
         ("disability_ratings", 1.0)
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "expanded"),
+    [
+        ("my knee only bends to 45 degrees", "my knee only bends to 45 degrees flexion"),
+        ("I can't straighten my elbow", "I can't straighten my elbow extension"),
+        ("my ears ring all the time", "my ears ring all the time tinnitus"),
+        ("ringing in my ears since Iraq", "ringing in my ears since Iraq tinnitus"),
+        # Already in the schedule's words, or nothing everyday to translate: unchanged.
+        ("knee flexion limited to 45 degrees, it bends badly", "knee flexion limited to 45 degrees, it bends badly"),
+        ("what is the rating for tinnitus", "what is the rating for tinnitus"),
+        ("the phone keeps ringing about my claim", "the phone keeps ringing about my claim"),
+    ],
+)
+def test_lay_terms_expand_adds_the_schedules_word(text, expanded):
+    assert lay_terms_expand(text=text) == expanded

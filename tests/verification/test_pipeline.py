@@ -36,6 +36,25 @@ def test_lay_wording_finds_the_right_condition():
     assert any("6260" in c["quote"] or "tinnitus" in c["title"].lower() for c in result.citations)
 
 
+@pytest.mark.parametrize(
+    ("question", "leading_row"),
+    [
+        # Bending is flexion (DC 5260): at 45 degrees that is 10%, not the 50% of extension limited to 45.
+        ("my knee only bends to 45 degrees what % is that", "10% — flexion limited to 45 degrees"),
+        ("i can't straighten my knee all the way, it stops at 20 degrees, what rating",
+         "30% — extension limited to 20 degrees"),
+    ],
+)
+def test_knee_motion_in_everyday_words_gets_the_right_table(question, leading_row):
+    result = answer_question(question=question, use_cache=False)
+    assert not result.refused
+    first_table_row = next(line for line in result.answer.splitlines() if line.startswith("- "))
+    table = [line for line in result.answer.splitlines() if line.startswith("- ")]
+    assert any(leading_row in row for row in table), result.answer
+    kind = "flexion" if "flexion" in leading_row else "extension"
+    assert kind in first_table_row, result.answer
+
+
 def test_answer_is_stored_with_graph_edges():
     result = answer_question(question="How do I file a Higher-Level Review with VA Form 20-0996?")
     row = AnsweredQuestion.objects.get(id=result.id)
