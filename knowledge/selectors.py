@@ -75,8 +75,11 @@ def chunks_search(
     dense_weight: float | None = None,
     lexical_weight: float | None = None,
     candidates: int | None = None,
+    entity_ids: Sequence[int] = (),
+    entity_weight: float | None = None,
 ) -> list[ChunkHit]:
-    """Return the top-K chunks for a question: pgvector HNSW cosine and full-text search, weighted RRF."""
+    """Return the top-K chunks for a question: pgvector HNSW cosine, full-text search and the chunks linked
+    to the codes and forms the question names (``entity_ids``), fused by weighted RRF."""
     provider = embedding_provider_get()
     if query_vector is None:
         query_vector = provider.embed([query])[0]
@@ -84,15 +87,17 @@ def chunks_search(
     candidates = max(candidates or settings.RETRIEVAL_CANDIDATES, top_k)
     dense_weight = settings.RETRIEVAL_DENSE_WEIGHT if dense_weight is None else dense_weight
     lexical_weight = settings.RETRIEVAL_LEXICAL_WEIGHT if lexical_weight is None else lexical_weight
+    entity_weight = settings.RETRIEVAL_ENTITY_WEIGHT if entity_weight is None else entity_weight
 
     rows = _hybrid_rows(
         vector=query_vector, model_name=provider.model_name, dimensions=provider.dimensions, query_text=query,
         candidates=candidates, top_k=top_k, dense_weight=dense_weight, lexical_weight=lexical_weight,
-        topic=topic, chunk_type=chunk_type,
+        topic=topic, chunk_type=chunk_type, entity_ids=list(entity_ids), entity_weight=entity_weight,
     )
     hits = []
     for rank, row in enumerate(rows, start=1):
-        ranks = {name: r for name, r in (("dense", row[9]), ("lexical", row[10])) if r is not None}
+        ranks = {name: r for name, r in (("dense", row[9]), ("lexical", row[10]), ("entity", row[13]))
+                 if r is not None}
         hits.append(ChunkHit(
             chunk_id=row[0], entry_id=row[1], title=row[2], url=row[7], content=row[3], topic=row[6], type=row[4],
             diagnostic_code=row[5], source_id=row[12], similarity=float(row[11]) if row[11] is not None else 0.0, rank=rank,
@@ -128,25 +133,42 @@ lexical AS (
         LIMIT %(n)s
     ) matched
 ),
+entity AS (
+    SELECT chunk_id, row_number() OVER (ORDER BY matched DESC, distance, chunk_id) AS r
+    FROM (
+        SELECT ce.chunk_id, count(*) AS matched,
+               min(e.embedding::vector({dims}) <=> %(q)s::vector({dims})) AS distance
+        FROM knowledge_chunkentity ce
+        JOIN knowledge_chunk c ON c.id = ce.chunk_id
+        JOIN knowledge_chunkembedding e ON e.chunk_id = ce.chunk_id AND e.model = %(model)s
+        WHERE ce.entity_id = ANY(%(entities)s::bigint[]) {lexical_filter}
+        GROUP BY ce.chunk_id
+        ORDER BY matched DESC, distance, ce.chunk_id
+        LIMIT %(n)s
+    ) linked
+),
 fused AS (
     SELECT chunk_id, SUM(score) AS fused
     FROM (
         SELECT chunk_id, %(wd)s / ({rrf_k} + r) AS score FROM dense
         UNION ALL
         SELECT chunk_id, %(wl)s / ({rrf_k} + r) AS score FROM lexical
+        UNION ALL
+        SELECT chunk_id, %(we)s / ({rrf_k} + r) AS score FROM entity
     ) parts
     GROUP BY chunk_id
     ORDER BY fused DESC, chunk_id
     LIMIT %(k)s
 )
 SELECT c.id, c.entry_id, c.title, c.content, c.type, c.diagnostic_code, t.slug, s.url, f.fused, d.r, l.r,
-       1 - (e.embedding::vector({dims}) <=> %(q)s::vector({dims})), c.source_id
+       1 - (e.embedding::vector({dims}) <=> %(q)s::vector({dims})), c.source_id, g.r
 FROM fused f
 JOIN knowledge_chunk c ON c.id = f.chunk_id
 JOIN knowledge_topic t ON t.id = c.topic_id
 JOIN knowledge_source s ON s.id = c.source_id
 LEFT JOIN dense d ON d.chunk_id = f.chunk_id
 LEFT JOIN lexical l ON l.chunk_id = f.chunk_id
+LEFT JOIN entity g ON g.chunk_id = f.chunk_id
 LEFT JOIN knowledge_chunkembedding e ON e.chunk_id = f.chunk_id AND e.model = %(model)s
 ORDER BY f.fused DESC, f.chunk_id
 """
@@ -155,6 +177,7 @@ ORDER BY f.fused DESC, f.chunk_id
 def _hybrid_rows(
     *, vector: np.ndarray, model_name: str, dimensions: int, query_text: str, candidates: int, top_k: int,
     dense_weight: float, lexical_weight: float, topic: str | None, chunk_type: str | None,
+    entity_ids: list[int], entity_weight: float,
 ) -> list[tuple]:
     from django.db import connection
 
@@ -164,6 +187,7 @@ def _hybrid_rows(
         "model": model_name, "text": query_text, "lexical": bool(query_text.strip()) and lexical_weight > 0,
         "common": common_lexemes_get(), "n": candidates, "k": top_k,
         "wd": float(dense_weight), "wl": float(lexical_weight),
+        "entities": entity_ids if entity_weight > 0 else [], "we": float(entity_weight),
     }
     if topic:
         filters.append("c.topic_id = (SELECT id FROM knowledge_topic WHERE slug = %(topic)s)")
@@ -291,15 +315,16 @@ def entities_unknown(*, dc_codes: Sequence[str], va_forms: Sequence[str]) -> lis
     return [pair for pair in wanted if pair not in known]
 
 
-def entity_ids_get(*, pairs: Sequence[tuple[str, str]]) -> list[int]:
+def entity_ids_get(*, pairs: Sequence[tuple[str, str]]) -> dict[tuple[str, str], int]:
+    """Return the graph's id of each (type, value) pair that is in it."""
     from knowledge.models import Entity
 
     if not pairs:
-        return []
+        return {}
     values = {v for _, v in pairs}
     rows = Entity.objects.filter(value__in=values).values_list("id", "type", "value")
     wanted = set(pairs)
-    return [pk for pk, t, v in rows if (t, v) in wanted]
+    return {(t, v): pk for pk, t, v in rows if (t, v) in wanted}
 
 
 def glossary_get() -> dict[str, tuple[str, ...]]:

@@ -60,6 +60,8 @@ TERM_DEFINITION = "{name}: {definition} [1]"
 FALLBACK_MODEL = "extractive"
 _CONTROL_ALLOWED = {"\n", "\t", "\r"}
 _NUMBER_RE = re.compile(r"\d+(?:\.\d+)?")
+# Codes and forms name exactly what was asked; a benefit or a glossary term is too broad to pull chunks in.
+RETRIEVAL_ENTITY_TYPES = ("dc_code", "va_form")
 
 
 class QuestionInvalid(ValueError):
@@ -204,7 +206,11 @@ def answer_question(*, question: object, use_cache: bool = True, request_id: str
             return _from_cache(hit, trace, request_id, notice)
         trace.mark("cache_similar", "miss")
 
-    hits = kb.chunks_search(query=lay_terms_expand(text=text), query_vector=vector, top_k=settings.RETRIEVAL_TOP_K)
+    ctx.entity_ids = kb.entity_ids_get(pairs=[(e["type"], e["value"]) for e in entities])
+    hits = kb.chunks_search(
+        query=lay_terms_expand(text=text), query_vector=vector, top_k=settings.RETRIEVAL_TOP_K,
+        entity_ids=[pk for (kind, _), pk in ctx.entity_ids.items() if kind in RETRIEVAL_ENTITY_TYPES],
+    )
     chunks = [
         SourceChunk(number=h.rank, chunk_id=h.chunk_id, entry_id=h.entry_id, title=h.title, url=h.url,
                     content=h.content, score=h.similarity, topic=h.topic, diagnostic_code=h.diagnostic_code)
@@ -242,6 +248,7 @@ class _Context:
     types: dict[int, str] = field(default_factory=dict)
     retrieved: list[dict] = field(default_factory=list)
     sources: dict[int, int] = field(default_factory=dict)
+    entity_ids: dict[tuple[str, str], int] | None = None
 
 
 def _gate_key(normalised: str, entities: list[dict[str, str]], topics: list[str]) -> str:
@@ -412,7 +419,9 @@ def _store_and_respond(
     suggestions: Sequence[str] = (), warning: str | None = None, report: bool = False,
     chunks: Sequence[SourceChunk] = (),
 ) -> AnswerResult:
-    entity_ids = kb.entity_ids_get(pairs=[(e["type"], e["value"]) for e in ctx.entities])
+    if ctx.entity_ids is None:  # answered before retrieval (glossary, refusals): look them up now
+        ctx.entity_ids = kb.entity_ids_get(pairs=[(e["type"], e["value"]) for e in ctx.entities])
+    entity_ids = list(ctx.entity_ids.values())
     row = answered_question_create(
         question=ctx.text, question_hash=ctx.digest, gate_key=ctx.gate_key, answer=answer, citations=citations,
         question_vector=ctx.vector, embedding_model=ctx.model_name if ctx.vector is not None else "",

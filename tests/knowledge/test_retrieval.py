@@ -23,6 +23,21 @@ def test_lexical_retrieval_contributes_exact_terms(ingested):
     assert top.ranks["lexical"] == 1
 
 
+def test_chunks_naming_the_questions_form_are_retrieved_by_the_graph(ingested):
+    from knowledge.models import Entity
+
+    form = Entity.objects.get(type="va_form", value="21-0966")
+    query = "GI Bill monthly education benefit for school, and 21-0966"
+    without = chunks_search(query=query, top_k=1, lexical_weight=0)
+    assert "t-itf" not in [h.entry_id for h in without]  # meaning alone points at education
+    hits = chunks_search(query=query, top_k=1, lexical_weight=0, entity_ids=[form.id])
+    itf = next(h for h in hits if h.entry_id == "t-itf")
+    assert itf.ranks["entity"] == 1 and "entity" in itf.retrievers
+    assert itf.similarity > 0  # still the true cosine, for the thresholds
+    # The weight turns the graph's list off.
+    assert chunks_search(query=query, top_k=1, lexical_weight=0, entity_ids=[form.id], entity_weight=0) == without
+
+
 def test_similarity_is_cosine_for_every_hit(ingested):
     from knowledge.embeddings import embedding_provider_get
 

@@ -76,3 +76,13 @@ def test_a_table_lead_served_without_its_rows_does_not_end_in_a_colon():
 
 def test_nothing_to_say_gives_empty_text():
     assert generate("anything", {}, {1: 0.7}).text == ""
+
+
+def test_a_source_naming_the_asked_form_is_used_even_when_others_score_higher():
+    other = [("VA Form 21-686c adds dependents to an award.", NEAR)]
+    asked = [("VA Form 21-22 appoints a veterans service organization as your representative.", LEAD)]
+    chunks = [chunk(1, 1, 0.50), chunk(2, 2, 0.49), chunk(3, 3, 0.48),
+              chunk(4, 4, 0.43, "VA Form 21-22 appoints a veterans service organization as your representative.")]
+    result = extractive_generate(question="what is VA form 21-22 for", question_vector=QUESTION_VECTOR, chunks=chunks,
+                                 units={1: other, 2: other, 3: other, 4: asked})
+    assert "21-22 appoints" in result.text and "[4]" in result.text

@@ -82,7 +82,12 @@ def extractive_generate(
     q_entities = set(dc_codes_find(question)) | set(va_forms_find(question))
     wants_number = bool(_QUANTITY_QUESTION_RE.search(question))
     by_chunk: dict[int, list[tuple[float, Unit]]] = {}
-    for chunk in sorted(chunks, key=lambda c: -c.score)[:MAX_SOURCE_CHUNKS]:
+    # The sources that name a code or form the question names come first, then the closest in meaning.
+    def named(c: SourceChunk) -> bool:
+        text = f"{c.title}\n{c.content}"
+        return bool(q_entities) and bool(q_entities & (set(dc_codes_find(text)) | set(va_forms_find(text))))
+
+    for chunk in sorted(chunks, key=lambda c: (not named(c), -c.score))[:MAX_SOURCE_CHUNKS]:
         # A title names what the whole chunk is about ("Knee limitation of flexion (bending)").
         title_match = len(q_words & content_words(chunk.title)) / len(q_words) if q_words else 0.0
         chunk_match = W_CHUNK * chunk.score + W_TITLE * title_match
