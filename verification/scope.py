@@ -296,6 +296,9 @@ OTHER_AGENCY_RULES: tuple[AgencyRule, ...] = (
             r"bonus from (?:my|the) state",
             r"(?:veteran |veterans |disabled veteran |dv )?licen[cs]e plates?",
             r"dmv",
+            # Not a bare "registration fee": a school's is part of GI Bill tuition and fees.
+            r"(?:vehicle|car|auto|truck|motorcycle) registrations?(?: fees?)?",
+            r"driver'?s licen[cs]es?",
             r"veteran designation",
             r"(?:hunting|fishing)(?: and (?:hunting|fishing))? licen[cs]es?",
             r"state parks? pass(?:es)?",

@@ -88,6 +88,7 @@ _CONTEXT = (
 # "What does VBX status mean": in an explicit meaning question a trailing "status" names the kind of term.
 _MEANING_PATTERNS = 3
 _TRAILING_KIND_RE = re.compile(r"\s+status$")
+_SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+")
 _DEFINITION_RES: tuple[re.Pattern[str], ...] = tuple(
     re.compile(rf"^{_OPENER}{body}$")
     for body in (
@@ -252,6 +253,16 @@ def definitional_term_extract(*, question: str) -> str | None:
             if number < _MEANING_PATTERNS:
                 term = _TRAILING_KIND_RE.sub("", term)
             return term if _term_acceptable(term) else None
+    # "My tracker shows a QRD flag. What does QRD stand for?": the last sentence asks, the rest says where
+    # the term was seen. Only an explicit meaning question counts there: after "I have tinnitus.", "What is
+    # the rating?" asks about tinnitus, not about the word "rating".
+    sentences = _SENTENCE_END_RE.split(text)
+    if len(sentences) > 1:
+        last = _TRAILING_PUNCT_RE.sub("", sentences[-1])
+        for pattern in _DEFINITION_RES[:_MEANING_PATTERNS]:
+            if found := pattern.match(last):
+                term = _TRAILING_KIND_RE.sub("", _term_clean(found.group("term")))
+                return term if _term_acceptable(term) else None
     return None
 
 

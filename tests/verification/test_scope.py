@@ -60,6 +60,8 @@ OTHER_AGENCY_QUESTIONS = [
     ("How do I renew my passport?", STATE_DEPT),
     ("Does Texas have a property tax exemption for veterans?", STATE_VA),
     ("How do I get a disabled veteran license plate?", STATE_VA),
+    ("Do disabled veterans pay vehicle registration fees in Ohio?", STATE_VA),
+    ("can i get the veteran mark on my drivers license", STATE_VA),
     ("Is there a state veterans bonus in Pennsylvania?", STATE_VA),
     ("Can I get a free hunting license as a veteran?", STATE_VA),
     # A VA rating in the question is only eligibility context: the state sets the rule.
