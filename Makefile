@@ -45,7 +45,8 @@ bench: install
 	$(PY) manage.py bench_retrieval
 
 evaluate: install
-	$(PY) manage.py evaluate --golden tests/golden/golden.jsonl
+	$(PY) manage.py evaluate --golden tests/golden/golden.jsonl --baseline tests/golden/baseline.json
+	$(PY) manage.py evaluate --golden tests/golden/holdout.jsonl --baseline tests/golden/holdout_baseline.json
 
 lint: install
 	$(PY) -m ruff check .
