@@ -215,6 +215,11 @@ class AnsweredQuestion(TimeStampedModel):
     )
     flagged_at = models.DateTimeField(null=True, blank=True)
     review_note = models.TextField(blank=True)
+    needs_review = models.BooleanField(
+        default=False,
+        help_text="A layer changed or flagged the answer, or it carries a low-confidence warning: served again "
+                  "only once verified",
+    )
     hit_count = models.PositiveIntegerField(default=0)
     topics = models.ManyToManyField(Topic, through="QuestionTopic", related_name="questions", blank=True)
     entities = models.ManyToManyField(Entity, through="QuestionEntity", related_name="questions", blank=True)

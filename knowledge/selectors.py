@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 import cachetools
 import numpy as np
 from django.conf import settings
+from django.db.models import Q
 from django.db.models.functions import Cast
 from pgvector.django import CosineDistance, VectorField
 
@@ -253,12 +254,18 @@ def _cache_weight(verified: bool, flagged: bool) -> float:
     return settings.CACHE_WEIGHT_VERIFIED if verified else 1.0
 
 
+def _servable() -> Q:
+    """Answers the cache may serve again: not refusals, never flagged, and, when a layer changed or flagged
+    the answer or retrieval was weak, only once a reviewer has verified it."""
+    return Q(refused=False, flagged=False) & (Q(needs_review=False) | Q(verified=True))
+
+
 def answer_cached_exact(*, question_hash: str) -> CacheHit | None:
     """Return the served answer to exactly this question: verified first, then the newest; never flagged."""
     from knowledge.models import AnsweredQuestion
 
     row = (
-        AnsweredQuestion.objects.filter(question_hash=question_hash, refused=False, flagged=False)
+        AnsweredQuestion.objects.filter(_servable(), question_hash=question_hash)
         .order_by("-verified", "-created_at")
         .values_list("id", "verified")
         .first()
@@ -282,8 +289,7 @@ def answer_cached_similar(
 
     rows = (
         AnsweredQuestion.objects.filter(
-            gate_key=gate_key, embedding_model=model_name, refused=False, flagged=False,
-            question_embedding__isnull=False,
+            _servable(), gate_key=gate_key, embedding_model=model_name, question_embedding__isnull=False,
         )
         .annotate(distance=CosineDistance("question_embedding", vector))
         .order_by("distance")

@@ -332,6 +332,7 @@ def answered_question_create(
     topic_scores: Sequence[tuple[str, float]],
     entity_ids: Sequence[int],
     cited: Sequence[tuple[int, int, int]],  # (chunk id, source id, citation number)
+    needs_review: bool = False,
 ):
     """Store an answer with its graph edges: the question's topics and entities, the sources it cites."""
     from django.db import connection
@@ -350,6 +351,7 @@ def answered_question_create(
             weak_retrieval=weak_retrieval, refused=refused,
             refusal_reason=refusal_reason if refused else "", warning=warning or "", suggestions=suggestions,
             model=model, routing_reason=routing_reason, verification=verification, trace=trace,
+            needs_review=needs_review,
         )
         if topic_scores:
             from knowledge.selectors import topic_ids_get

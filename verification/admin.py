@@ -10,15 +10,15 @@ from verification.services import answer_flag, answer_verify
 
 @admin.register(AnsweredQuestion)
 class AnsweredQuestionAdmin(admin.ModelAdmin):
-    list_display = ["question", "refused", "refusal_reason", "confidence", "verified", "flagged", "hit_count",
-                    "model", "created_at"]
-    list_filter = ["verified", "flagged", "refused", "refusal_reason", "weak_retrieval", "model"]
+    list_display = ["question", "refused", "refusal_reason", "confidence", "needs_review", "verified", "flagged",
+                    "hit_count", "model", "created_at"]
+    list_filter = ["needs_review", "verified", "flagged", "refused", "refusal_reason", "weak_retrieval", "model"]
     search_fields = ["question", "answer", "review_note"]
     ordering = ["-created_at"]
     readonly_fields = [
         "question", "question_hash", "gate_key", "answer", "citations", "confidence", "retrieval_score", "retrieved",
         "weak_retrieval", "refused", "refusal_reason", "warning", "suggestions", "model", "routing_reason",
-        "verification", "trace", "embedding_model", "verified", "verified_by", "verified_at", "flagged",
+        "verification", "trace", "embedding_model", "needs_review", "verified", "verified_by", "verified_at", "flagged",
         "flagged_by", "flagged_at", "hit_count", "created_at", "updated_at",
     ]
     fields = ["review_note", *readonly_fields]

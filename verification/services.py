@@ -429,7 +429,7 @@ def _store_and_respond(
         refused=refused, refusal_reason=refusal_reason,
         warning=warning or "", suggestions=list(suggestions), model=model, routing_reason=routing_reason,
         verification=verification, trace=ctx.trace.stages, topic_scores=ctx.topic_scores, entity_ids=entity_ids,
-        cited=cited,
+        cited=cited, needs_review=not refused and (report or not verification.get("is_clean", True)),
     )
     ctx.trace.mark("store")  # the stored trace ends before its own write; the response's includes it
     if report:

@@ -75,6 +75,28 @@ def test_exact_repeat_is_served_from_cache_and_counted():
     assert answer_question(question="How long do I have to file a Board appeal?", use_cache=False).cache == "miss"
 
 
+def test_an_answer_needing_review_is_served_again_only_once_verified(settings, django_user_model):
+    from verification.services import answer_verify
+
+    settings.ANSWER_THRESHOLDS = {**settings.ANSWER_THRESHOLDS,
+                                  "local": {**settings.ANSWER_THRESHOLDS["local"], "warning": 0.99}}
+    question = "Can I use the GI Bill for flight school?"
+    first = answer_question(question=question)
+    row = AnsweredQuestion.objects.get(id=first.id)
+    assert first.warning and row.needs_review
+    again = answer_question(question=question)
+    assert again.cache == "miss" and again.id != first.id
+    answer_verify(answered_question=row, user=django_user_model.objects.create_user("reviewer"))
+    served = answer_question(question=question)
+    assert served.cache == "exact" and served.id == first.id and served.verified
+
+
+def test_a_clean_answer_needs_no_review():
+    result = answer_question(question="How long do I have to file a Board appeal?", use_cache=False)
+    assert result.verification["is_clean"] and not result.warning
+    assert not AnsweredQuestion.objects.get(id=result.id).needs_review
+
+
 def test_entity_gate_keeps_neighbouring_codes_apart():
     first = answer_question(question="What is the rating for diagnostic code 5260?")
     second = answer_question(question="What is the rating for diagnostic code 5261?")
