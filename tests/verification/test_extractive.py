@@ -86,3 +86,15 @@ def test_a_source_naming_the_asked_form_is_used_even_when_others_score_higher():
     result = extractive_generate(question="what is VA form 21-22 for", question_vector=QUESTION_VECTOR, chunks=chunks,
                                  units={1: other, 2: other, 3: other, 4: asked})
     assert "21-22 appoints" in result.text and "[4]" in result.text
+
+
+def test_a_borrowed_table_keeps_the_answer_within_its_length():
+    from verification.generators.extractive import MAX_CHARS
+
+    long_first = [("A diagnosis of chronic fatigue syndrome needs " + "many listed findings, " * 50 + "in all.", ON_TOPIC),
+                  ("Once diagnosed, it is rated from 10 to 100 percent.", NEAR)]
+    result = generate("what percent for a diagnosis of debilitating fatigue", {1: long_first, 2: TABLE},
+                      {1: 0.8, 2: 0.6}, {2: "rating_table"})
+    assert "40% — incapacitation" in result.text and "rated from 10 to 100 percent [1]" in result.text
+    assert "many listed findings" not in result.text
+    assert len(result.text) <= MAX_CHARS + 200  # the markers and list dashes add a little

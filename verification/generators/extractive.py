@@ -115,7 +115,13 @@ def extractive_generate(
                           if n != best_unit.chunk_number
                           for rows in [_rating_rows(question, chunk_of[n], scored, chunk_types)] if rows), [])
         if table:
-            chosen = chosen[:TABLE_BESIDE_UNITS] + table
+            room = MAX_CHARS - sum(len(u.text) for u in table)
+            beside = []
+            for unit in chosen[:TABLE_BESIDE_UNITS]:
+                if len(unit.text) <= room:
+                    beside.append(unit)
+                    room -= len(unit.text)
+            chosen = beside + table
     total = sum(len(u.text) for u in chosen)
     others = sorted(((s, u) for n, scored in by_chunk.items() if n != best_unit.chunk_number for s, u in scored),
                     key=lambda c: -c[0])
