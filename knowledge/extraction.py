@@ -17,6 +17,7 @@ __all__ = [
     "DEFAULT_TOPICS",
     "DEFAULT_TOPIC_KEYWORDS",
     "ExtractedEntity",
+    "condition_names_build",
     "entities_extract",
     "lay_terms_expand",
     "topics_classify",
@@ -444,11 +445,42 @@ def _topics_index(topics: tuple[tuple[str, tuple[str, ...]], ...]) -> _PhraseInd
 # --- public -----------------------------------------------------------------------------------------------
 
 
-def entities_extract(*, text: str, terms: Mapping[str, str] | None = None) -> list[ExtractedEntity]:
+# A schedule name shorter than this is too generic to stand for one code ("Ulcer.").
+CONDITION_NAME_MIN_CHARS = 6
+
+
+def condition_names_build(*, codes: Iterable[tuple[str, str]]) -> dict[str, str]:
+    """Return the rating schedule's condition names that each name one diagnostic code, lower case → code.
+
+    ``codes`` are (code, name) pairs as in 38 CFR Part 4 ("9432", "Bipolar disorder"). Names the schedule
+    gives several codes ("Neuritis.", "Paralysis of"), names of removed codes, and names written as an
+    index entry ("Leg, limitation of flexion of") are left out: they do not say which code a question means.
+    """
+    by_name: dict[str, set[str]] = {}
+    for code, name in codes:
+        if "removed" in name.lower() or any(mark in name for mark in ",:()[]"):
+            continue
+        for part in name.split(";"):
+            key = " ".join(_TOKEN_RE.findall(part.lower()))
+            if len(key) >= CONDITION_NAME_MIN_CHARS:
+                by_name.setdefault(key, set()).add(code)
+    return {name: next(iter(found)) for name, found in by_name.items() if len(found) == 1}
+
+
+@functools.lru_cache(maxsize=16)
+def _conditions_index(conditions: frozenset[tuple[str, str]]) -> _PhraseIndex:
+    return _PhraseIndex(sorted(conditions), plurals=True)
+
+
+def entities_extract(
+    *, text: str, terms: Mapping[str, str] | None = None, conditions: Mapping[str, str] | None = None
+) -> list[ExtractedEntity]:
     """Return the entities in `text` in order of appearance, one per (type, value).
 
-    `terms` maps a lowercase alias to its canonical glossary term. Matches of different types may overlap
-    ("TDIU" can be both a benefit and a term); within a type the longest match wins.
+    `terms` maps a lowercase alias to its canonical glossary term; `conditions` maps a lowercase condition
+    name of the rating schedule to its diagnostic code ("bipolar disorder" → DC 9432, from
+    `condition_names_build`). Matches of different types may overlap ("TDIU" can be both a benefit and a
+    term); within a type the longest match wins.
     """
     found: list[tuple[int, ExtractedEntity]] = []
     for match in dc_codes_match(text):
@@ -461,6 +493,9 @@ def entities_extract(*, text: str, terms: Mapping[str, str] | None = None) -> li
         index = _terms_index(frozenset((alias.lower(), term) for alias, term in terms.items()))
         for phrase in _longest_first(index.find(text)):
             found.append((phrase.start, ExtractedEntity(type="term", value=phrase.key, text=phrase.text)))
+    if conditions:
+        for phrase in _longest_first(_conditions_index(frozenset(conditions.items())).find(text)):
+            found.append((phrase.start, ExtractedEntity(type="dc_code", value=phrase.key, text=phrase.text)))
     found.sort(key=lambda item: item[0])
     seen: set[tuple[str, str]] = set()
     entities: list[ExtractedEntity] = []

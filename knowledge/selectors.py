@@ -342,6 +342,16 @@ def glossary_get() -> dict[str, tuple[str, ...]]:
     })
 
 
+def condition_names_get() -> dict[str, str]:
+    """Return the rating schedule's condition names that each name one diagnostic code, lower case → code."""
+    from knowledge.extraction import condition_names_build
+    from knowledge.models import Entity
+
+    return _reference("conditions", lambda: condition_names_build(
+        codes=Entity.objects.filter(type="dc_code").values_list("value", "name")
+    ))
+
+
 def topic_ids_get() -> dict[str, int]:
     from knowledge.models import Topic
 

@@ -157,7 +157,8 @@ def answer_question(*, question: object, use_cache: bool = True, request_id: str
 
     glossary = kb.glossary_get()
     found = entities_extract(text=text, terms={alias.lower(): term for term, aliases in glossary.items()
-                                               for alias in (term, *aliases)})
+                                               for alias in (term, *aliases)},
+                             conditions=kb.condition_names_get())
     topic_scores = topics_classify(text=text, topics=kb.topic_keywords_get())
     topics = [slug for slug, _ in topic_scores[:3]]
     entities = [{"type": e.type, "value": e.value} for e in found]

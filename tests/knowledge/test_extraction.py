@@ -295,3 +295,26 @@ def test_topics_accept_lists_from_the_database():
 )
 def test_lay_terms_expand_adds_the_schedules_word(text, expanded):
     assert lay_terms_expand(text=text) == expanded
+
+
+def test_condition_names_name_one_code_each():
+    from knowledge.extraction import condition_names_build
+
+    names = condition_names_build(codes=[
+        ("9432", "Bipolar disorder"), ("9411", "Posttraumatic stress disorder"),
+        ("8620", "Neuritis."), ("8621", "Neuritis."),  # one name, several codes: says nothing
+        ("5260", "Leg, limitation of flexion of"),  # an index entry, not a name
+        ("7622", "Displacement of uterus [removed]"),
+        ("9416", "Dissociative amnesia; dissociative identity disorder"),
+        ("7301", "Ulcer"),  # too short to stand for one code
+    ])
+    assert names == {"bipolar disorder": "9432", "posttraumatic stress disorder": "9411",
+                     "dissociative amnesia": "9416", "dissociative identity disorder": "9416"}
+
+
+def test_a_named_condition_is_its_diagnostic_code():
+    conditions = {"bipolar disorder": "9432", "migraine": "8100"}
+    found = entities_extract(text="I have Bipolar Disorder and migraines; is DC 8100 separate?", conditions=conditions)
+    assert [(e.type, e.value, e.text) for e in found] == [
+        ("dc_code", "9432", "Bipolar Disorder"), ("dc_code", "8100", "migraines")]
+    assert entities_extract(text="my bipolar neighbour", conditions=conditions) == []

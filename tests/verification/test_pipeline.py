@@ -55,6 +55,14 @@ def test_knee_motion_in_everyday_words_gets_the_right_table(question, leading_ro
     assert kind in first_table_row, result.answer
 
 
+def test_a_named_condition_brings_its_diagnostic_codes_chunks():
+    result = answer_question(question="I have bipolar disorder and my episodes come and go. Does VA only look at "
+                                      "how I was on the day of my exam?", use_cache=False)
+    assert {"type": "dc_code", "value": "9432"} in result.entities
+    retrieved = [r["entry_id"] for r in AnsweredQuestion.objects.get(id=result.id).retrieved]
+    assert "dc-9432-bipolar-disorder" in retrieved
+
+
 def test_answer_is_stored_with_graph_edges():
     result = answer_question(question="How do I file a Higher-Level Review with VA Form 20-0996?")
     row = AnsweredQuestion.objects.get(id=result.id)
