@@ -239,6 +239,11 @@ class AnsweredQuestion(TimeStampedModel):
                 condition=models.Q(confidence__gte=0.0, confidence__lte=1.0), name="answered_confidence_0_1"
             ),
         ]
+        indexes = [
+            # Refusal suggestions read the verified answers only; without this every refusal scanned the table.
+            models.Index(fields=["embedding_model"], name="answered_verified_served",
+                         condition=models.Q(verified=True, refused=False)),
+        ]
 
     def __str__(self) -> str:
         return self.question[:80]
