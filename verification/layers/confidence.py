@@ -10,9 +10,11 @@ from typing import Any
 from verification.layers.citations import GENERIC_WORDS, STOP_WORDS
 from verification.layers.types import ConfidenceAssessment, SourceChunk
 
+# The seed whitepaper's prefix, word for word; the score is the best retrieval score as a percentage.
 LOW_CONFIDENCE_WARNING = (
-    "\u26a0\ufe0f Low confidence (relevance score {score:.2f}): this answer may be incomplete. Please verify "
-    "it with VA or an accredited representative before acting on it."
+    "\u26a0\ufe0f **Note:** My sources may not fully cover this topic. Our internal confidence score is "
+    "**{score:.1%}** for this response - please verify the answer with your own due diligence. A report has "
+    "been generated and someone will review this."
 )
 
 RECOMMEND_NO_CHUNKS = (

@@ -26,8 +26,9 @@ CLEAN = {
 
 def test_warning_constant():
     assert LOW_CONFIDENCE_WARNING.format(score=0.4649) == (
-        "\u26a0\ufe0f Low confidence (relevance score 0.46): this answer may be incomplete. Please verify it "
-        "with VA or an accredited representative before acting on it."
+        "\u26a0\ufe0f **Note:** My sources may not fully cover this topic. Our internal confidence score is "
+        "**46.5%** for this response - please verify the answer with your own due diligence. A report has been "
+        "generated and someone will review this."
     )
 
 
