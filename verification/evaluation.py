@@ -156,7 +156,9 @@ def _unsupported_numbers(result) -> int:
                     .values_list("entry_id", "content"))
     chunks = [SourceChunk(number=c["number"], chunk_id=0, entry_id=c["chunk_id"], title=c["title"], url=c["url"],
                           content=contents.get(c["chunk_id"], ""), score=1.0) for c in result.citations]
-    check = numbers_verify(answer=result.answer, chunks=chunks)
+    # The warning prefix is the service's own note with its confidence score, not a claim from a source.
+    answer = result.answer.replace(result.warning, "", 1) if result.warning else result.answer
+    check = numbers_verify(answer=answer, chunks=chunks)
     return int(bool(check.hallucinated_numbers or check.hallucinated_codes))
 
 
