@@ -78,10 +78,11 @@ def chunks_search(
     candidates: int | None = None,
     entity_ids: Sequence[int] = (),
     entity_weight: float | None = None,
+    provider_name: str | None = None,
 ) -> list[ChunkHit]:
     """Return the top-K chunks for a question: pgvector HNSW cosine, full-text search and the chunks linked
     to the codes and forms the question names (``entity_ids``), fused by weighted RRF."""
-    provider = embedding_provider_get()
+    provider = embedding_provider_get(provider=provider_name)
     if query_vector is None:
         query_vector = provider.embed([query])[0]
     top_k = top_k or settings.RETRIEVAL_TOP_K

@@ -207,16 +207,27 @@ def _entities_link(chunks: Sequence[Chunk], *, terms: dict[str, str]) -> None:
     ChunkEntity.objects.bulk_create(links, ignore_conflicts=True, batch_size=1000)
 
 
+def embedding_providers_wanted() -> list[str]:
+    """Return the providers whose vectors the knowledge base keeps: the configured one and, when that is a
+    remote service, the local model too, so answering goes on offline when the service fails."""
+    configured = settings.EMBEDDING_PROVIDER
+    if configured != "local" and settings.EMBEDDING_OFFLINE_FALLBACK:
+        return [configured, "local"]
+    return [configured]
+
+
 def chunks_needing_embedding(*, chunk_ids: Sequence[int] | None) -> list[int]:
-    """Return the ids of chunks whose current text has no vector from the configured model."""
-    model_name = embedding_provider_get().model_name
+    """Return the ids of chunks whose current text lacks a vector from a model the knowledge base keeps."""
     chunks = Chunk.objects.all() if chunk_ids is None else Chunk.objects.filter(id__in=chunk_ids)
-    current = dict(ChunkEmbedding.objects.filter(model=model_name).values_list("chunk_id", "text_hash"))
-    pending = []
-    for pk, title, content in chunks.values_list("id", "title", "content").order_by("id"):
-        if current.get(pk) != _text_hash(model_name, embedding_text(title=title, content=content)):
-            pending.append(pk)
-    return pending
+    rows = list(chunks.values_list("id", "title", "content").order_by("id"))
+    pending: set[int] = set()
+    for name in embedding_providers_wanted():
+        model_name = embedding_provider_get(provider=name).model_name
+        current = dict(ChunkEmbedding.objects.filter(model=model_name).values_list("chunk_id", "text_hash"))
+        for pk, title, content in rows:
+            if current.get(pk) != _text_hash(model_name, embedding_text(title=title, content=content)):
+                pending.add(pk)
+    return sorted(pending)
 
 
 def chunks_embed_enqueue(*, chunk_ids: Sequence[int], progress: ProgressCallback | None = None) -> None:
@@ -229,17 +240,23 @@ def chunks_embed_enqueue(*, chunk_ids: Sequence[int], progress: ProgressCallback
 
     size = settings.EMBEDDING_BATCH_SIZE
     batches = [list(chunk_ids[start : start + size]) for start in range(0, len(chunk_ids), size)]
+    configured, *fallbacks = embedding_providers_wanted()
     for batch in batches:
-        chunks_embed_task.delay(batch)
+        chunks_embed_task.delay(batch, configured)
         if progress:
             progress(len(batch))
-    for batch in batches:
-        chunk_sentences_embed_task.delay(batch)
+    for name in fallbacks:  # the offline fallback's vectors, after the served ones
+        for batch in batches:
+            chunks_embed_task.delay(batch, name)
+    for name in (configured, *fallbacks):
+        for batch in batches:
+            chunk_sentences_embed_task.delay(batch, name)
 
 
-def chunks_embed(*, chunk_ids: Sequence[int]) -> int:
-    """Embed the given chunks with the configured model, skipping vectors that are current; return how many."""
-    provider = embedding_provider_get()
+def chunks_embed(*, chunk_ids: Sequence[int], provider_name: str | None = None) -> int:
+    """Embed the given chunks with the configured model (or ``provider_name``'s), skipping vectors that are
+    current; return how many."""
+    provider = embedding_provider_get(provider=provider_name)
     model_name = provider.model_name
     current = dict(
         ChunkEmbedding.objects.filter(model=model_name, chunk_id__in=chunk_ids).values_list("chunk_id", "text_hash")
@@ -265,9 +282,9 @@ def chunks_embed(*, chunk_ids: Sequence[int]) -> int:
     return len(rows)
 
 
-def chunk_sentences_embed(*, chunk_ids: Sequence[int]) -> int:
+def chunk_sentences_embed(*, chunk_ids: Sequence[int], provider_name: str | None = None) -> int:
     """Store each chunk's sentences and table rows with vectors, unless they match its current content."""
-    provider = embedding_provider_get()
+    provider = embedding_provider_get(provider=provider_name)
     model_name = provider.model_name
     stored: dict[int, list[str]] = {}
     for pk, text in (ChunkSentence.objects.filter(chunk_id__in=chunk_ids, model=model_name)
@@ -293,9 +310,11 @@ def chunk_sentences_embed(*, chunk_ids: Sequence[int]) -> int:
     return len(units)
 
 
-def chunk_units_build(*, chunks: Sequence[tuple[int, str]]) -> dict[int, list[tuple[str, object]]]:
+def chunk_units_build(
+    *, chunks: Sequence[tuple[int, str]], provider_name: str | None = None
+) -> dict[int, list[tuple[str, object]]]:
     """Split and embed chunks' answer units now (for chunks whose sentences are not stored yet)."""
-    provider = embedding_provider_get()
+    provider = embedding_provider_get(provider=provider_name)
     units = {pk: units_split(text=content) for pk, content in chunks}
     texts = [text for pk, _ in chunks for text in units[pk]]
     vectors = iter(provider.embed(texts)) if texts else iter(())

@@ -16,10 +16,10 @@ EMBED_TASK_OPTIONS = {
 
 
 @shared_task(**EMBED_TASK_OPTIONS)
-def chunks_embed_task(self, chunk_ids: list[int]) -> int:
-    return chunks_embed(chunk_ids=chunk_ids)
+def chunks_embed_task(self, chunk_ids: list[int], provider_name: str | None = None) -> int:
+    return chunks_embed(chunk_ids=chunk_ids, provider_name=provider_name)
 
 
 @shared_task(**EMBED_TASK_OPTIONS)
-def chunk_sentences_embed_task(self, chunk_ids: list[int]) -> int:
-    return chunk_sentences_embed(chunk_ids=chunk_ids)
+def chunk_sentences_embed_task(self, chunk_ids: list[int], provider_name: str | None = None) -> int:
+    return chunk_sentences_embed(chunk_ids=chunk_ids, provider_name=provider_name)

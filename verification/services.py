@@ -24,6 +24,7 @@ from django.utils import timezone
 
 from knowledge import selectors as kb
 from knowledge.embeddings import embedding_provider_get
+from knowledge.embeddings.base import EmbeddingError
 from knowledge.extraction import entities_extract, lay_terms_expand, topics_classify
 from knowledge.models import AnsweredQuestion
 from knowledge.services import answer_hit_record, answered_question_create
@@ -58,6 +59,9 @@ ERR_NOT_TEXT = "The question must be text."
 TERM_AMBIGUOUS = "Several terms match “{term}”: {options}. Which one do you mean?"
 TERM_DEFINITION = "{name}: {definition} [1]"
 FALLBACK_MODEL = "extractive"
+OFFLINE_EMBEDDING_PROVIDER = "local"
+OFFLINE_REASON = "offline: the embedding service is unavailable"
+OFFLINE_ROUTING_REASON = "embedding_service_unavailable"
 _CONTROL_ALLOWED = {"\n", "\t", "\r"}
 _NUMBER_RE = re.compile(r"\d+(?:\.\d+)?")
 # Codes and forms name exactly what was asked; a benefit or a glossary term is too broad to pull chunks in.
@@ -132,8 +136,10 @@ def question_validate(*, question: object) -> str:
     return question
 
 
-def thresholds() -> dict[str, float]:
-    return settings.ANSWER_THRESHOLDS["openai" if settings.EMBEDDING_PROVIDER == "openai" else "local"]
+def thresholds(*, provider_name: str | None = None) -> dict[str, float]:
+    """The calibrated thresholds of the embedding provider (the configured one unless named)."""
+    name = provider_name or settings.EMBEDDING_PROVIDER
+    return settings.ANSWER_THRESHOLDS["openai" if name == "openai" else "local"]
 
 
 def answer_question(*, question: object, use_cache: bool = True, request_id: str | None = None) -> AnswerResult:
@@ -147,7 +153,6 @@ def answer_question(*, question: object, use_cache: bool = True, request_id: str
     digest = question_hash(text=text)
     normalised = question_normalise(text=text)
     trace.mark("normalise")
-    limits = thresholds()
     notice = PII_NOTICE if scrubbed.removed else None
 
     if use_cache and (hit := kb.answer_cached_exact(question_hash=digest)):
@@ -184,9 +189,21 @@ def answer_question(*, question: object, use_cache: bool = True, request_id: str
     trace.mark("entities", "known" if entities else "none")
 
     provider = embedding_provider_get()
-    vector = provider.embed([text])[0]
+    try:
+        vector = provider.embed([text])[0]
+        trace.mark("embed")
+    except EmbeddingError as exc:
+        if settings.EMBEDDING_PROVIDER == OFFLINE_EMBEDDING_PROVIDER or not settings.EMBEDDING_OFFLINE_FALLBACK:
+            raise
+        # The embedding service failed: go on with the local model, whose vectors the knowledge base keeps.
+        logger.warning("embedding service failed, answering offline: %s", exc)
+        provider = embedding_provider_get(provider=OFFLINE_EMBEDDING_PROVIDER)
+        vector = provider.embed([text])[0]
+        ctx.offline_reason = OFFLINE_REASON
+        trace.mark("embed", f"fallback:{OFFLINE_EMBEDDING_PROVIDER}:{type(exc.__cause__ or exc).__name__}")
     ctx.vector, ctx.model_name = vector, provider.model_name
-    trace.mark("embed")
+    ctx.provider_name = OFFLINE_EMBEDDING_PROVIDER if ctx.offline_reason else None
+    limits = thresholds(provider_name=ctx.provider_name)
 
     term = definitional_term_extract(question=text)
     if term:
@@ -211,6 +228,7 @@ def answer_question(*, question: object, use_cache: bool = True, request_id: str
     hits = kb.chunks_search(
         query=lay_terms_expand(text=text), query_vector=vector, top_k=settings.RETRIEVAL_TOP_K,
         entity_ids=[pk for (kind, _), pk in ctx.entity_ids.items() if kind in RETRIEVAL_ENTITY_TYPES],
+        provider_name=ctx.provider_name,
     )
     chunks = [
         SourceChunk(number=h.rank, chunk_id=h.chunk_id, entry_id=h.entry_id, title=h.title, url=h.url,
@@ -250,6 +268,8 @@ class _Context:
     retrieved: list[dict] = field(default_factory=list)
     sources: dict[int, int] = field(default_factory=dict)
     entity_ids: dict[tuple[str, str], int] | None = None
+    provider_name: str | None = None  # the embedding provider answering, when not the configured one
+    offline_reason: str = ""  # set when an outside service failed and the offline path answers
 
 
 def _gate_key(normalised: str, entities: list[dict[str, str]], topics: list[str]) -> str:
@@ -314,7 +334,7 @@ def _generate_and_verify(ctx: _Context, chunks: list[SourceChunk], limits: dict[
     ctx.trace.mark("route", f"{route.model}:{route.reason}")
 
     generation: Generation | None = None
-    if settings.LLM_PROVIDER == "openai":
+    if settings.LLM_PROVIDER == "openai" and not ctx.offline_reason:
         prompt = grounding_prompt_build(question=ctx.text, chunks=chunks)
         try:
             reply = chat_complete(system=prompt.system, user=prompt.user, model=route.model)
@@ -330,11 +350,15 @@ def _generate_and_verify(ctx: _Context, chunks: list[SourceChunk], limits: dict[
             return checked
         ctx.trace.mark("fallback", "llm_answer_unsupported")
     extractive = _extractive(ctx, chunks)
-    if settings.LLM_PROVIDER == "openai":
+    if ctx.offline_reason:
+        extractive = Generation(text=extractive.text, model=f"{FALLBACK_MODEL} ({ctx.offline_reason})",
+                                quotes=extractive.quotes, fallback_reason=ctx.offline_reason)
+    elif settings.LLM_PROVIDER == "openai":
         extractive = Generation(text=extractive.text, model=f"{FALLBACK_MODEL} (fallback from {route.model})",
                                 quotes=extractive.quotes, fallback_reason="llm_failed_or_unsupported")
     ctx.trace.mark("generate", "extractive")
-    checked = _verify(ctx, extractive, chunks, limits, routing_reason=route.reason)
+    checked = _verify(ctx, extractive, chunks, limits,
+                      routing_reason=OFFLINE_ROUTING_REASON if ctx.offline_reason else route.reason)
     if checked is not None:
         return checked
     return _refuse(ctx, _weak_refusal(ctx))
@@ -346,7 +370,8 @@ def _extractive(ctx: _Context, chunks: list[SourceChunk]) -> Generation:
     if missing:  # chunks whose sentences were not embedded yet: embed them now rather than fail
         from knowledge.services import chunk_units_build
 
-        units.update(chunk_units_build(chunks=[(c.chunk_id, c.content) for c in missing]))
+        units.update(chunk_units_build(chunks=[(c.chunk_id, c.content) for c in missing],
+                                       provider_name=ctx.provider_name))
     return extractive_generate(question=lay_terms_expand(text=ctx.text), question_vector=ctx.vector, chunks=chunks, units=units,
                                chunk_types=ctx.types)
 

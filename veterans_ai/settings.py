@@ -159,6 +159,9 @@ OPENAI_MAX_RETRIES = env.int("OPENAI_MAX_RETRIES", default=3)
 EMBEDDING_PROVIDER = env("EMBEDDING_PROVIDER", default="local") if OPENAI_API_KEY else "local"
 EMBEDDING_OPENAI_MODEL = env("EMBEDDING_OPENAI_MODEL", default="text-embedding-3-small")
 EMBEDDING_BATCH_SIZE = env.int("EMBEDDING_BATCH_SIZE", default=64)
+# With a remote embedding provider, also keep local-model vectors, so that when the service fails answers go
+# on from the offline path (marked so) instead of failing.
+EMBEDDING_OFFLINE_FALLBACK = env.bool("EMBEDDING_OFFLINE_FALLBACK", default=True)
 LLM_PROVIDER = env("LLM_PROVIDER", default="extractive") if OPENAI_API_KEY else "extractive"
 LLM_MODEL = env("LLM_MODEL", default="gpt-4.1-mini")
 LLM_PREMIUM_MODEL = env("LLM_PREMIUM_MODEL", default="gpt-4.1")

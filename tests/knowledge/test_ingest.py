@@ -185,3 +185,35 @@ def test_real_vbkb_corpus_parses():
     assert parsed.skipped == 1
     assert len({r.entry_id.split("#")[0] for r in parsed.records}) == 1467
     assert all(len(r.content) <= 1000 for r in parsed.records)
+
+
+@pytest.fixture
+def openai_embeddings(settings, fake_openai):
+    settings.EMBEDDING_PROVIDER = "openai"
+    settings.OPENAI_API_KEY = "test-key"
+    settings.OPENAI_BASE_URL = fake_openai.base_url
+    settings.OPENAI_MAX_RETRIES = 0
+    return fake_openai
+
+
+@pytest.mark.parametrize(("fallback", "models"), [
+    (True, {"text-embedding-3-small", "all-MiniLM-L6-v2"}),
+    (False, {"text-embedding-3-small"}),
+])
+def test_a_remote_embedding_provider_keeps_local_vectors_for_the_offline_path(
+    openai_embeddings, settings, small_corpus_file, django_capture_on_commit_callbacks, fallback, models
+):
+    from knowledge.models import ChunkSentence
+
+    settings.EMBEDDING_OFFLINE_FALLBACK = fallback
+    ingest(small_corpus_file, django_capture_on_commit_callbacks)
+    for model in models:
+        assert ChunkEmbedding.objects.filter(model=model).count() == 5, model
+        assert ChunkSentence.objects.filter(model=model).values("chunk_id").distinct().count() == 5, model
+    assert set(ChunkEmbedding.objects.values_list("model", flat=True)) == models
+    # Turning the fallback on later fills in what is missing, and only that.
+    if not fallback:
+        settings.EMBEDDING_OFFLINE_FALLBACK = True
+        summary = ingest(small_corpus_file, django_capture_on_commit_callbacks)
+        assert summary.unchanged == 5
+        assert ChunkEmbedding.objects.filter(model="all-MiniLM-L6-v2").count() == 5

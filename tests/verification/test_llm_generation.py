@@ -85,3 +85,27 @@ def test_an_answer_with_nothing_supported_falls_back(llm):
     result = answer_question(question="What is the VA rating for tinnitus?", use_cache=False)
     assert "100%" not in result.answer and "555-0100" not in result.answer
     assert result.model.startswith("extractive") and not result.refused
+
+
+def test_an_embedding_service_failure_answers_from_the_offline_path(llm, settings):
+    # The knowledge base keeps local-model vectors beside the service's, so the answer goes on without it.
+    settings.EMBEDDING_PROVIDER = "openai"
+    llm.fail_next(times=10, status=500, path="/v1/embeddings")
+    llm.chat_replies.append("Tinnitus is rated 30% [1].")  # must not be asked: the service is down
+    result = answer_question(question="What is the VA rating for tinnitus?", use_cache=False)
+    assert not result.refused and "6260" in result.answer and re.search(r"\b10(%| percent)", result.answer)
+    assert result.model.startswith("extractive") and "offline" in result.model
+    assert result.routing_reason == "embedding_service_unavailable"
+    embed = next(s for s in result.trace if s["stage"] == "embed")
+    assert embed["decision"].startswith("fallback:local")
+    assert llm.requests_to("/v1/embeddings") and not llm.chat_requests
+
+
+def test_without_the_offline_fallback_an_embedding_failure_is_an_error(llm, settings):
+    from knowledge.embeddings.base import EmbeddingError
+
+    settings.EMBEDDING_PROVIDER = "openai"
+    settings.EMBEDDING_OFFLINE_FALLBACK = False
+    llm.fail_next(times=10, status=500, path="/v1/embeddings")
+    with pytest.raises(EmbeddingError):
+        answer_question(question="What is the VA rating for tinnitus?", use_cache=False)
