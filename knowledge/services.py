@@ -327,6 +327,23 @@ def _text_hash(model_name: str, text: str) -> str:
 
 # ---- answered questions and their graph edges ----
 
+_EDGES_SQL = """
+WITH topics AS (
+    INSERT INTO {topic} (question_id, topic_id, score)
+    SELECT %(question)s, t, sc FROM unnest(%(topic_ids)s::bigint[], %(topic_scores)s::float8[]) AS x(t, sc)
+    ON CONFLICT DO NOTHING
+), entities AS (
+    INSERT INTO {entity} (question_id, entity_id)
+    SELECT %(question)s, e FROM unnest(%(entity_ids)s::bigint[]) AS e
+    ON CONFLICT DO NOTHING
+)
+INSERT INTO {source} (question_id, source_id, chunk_id, citation_number)
+SELECT %(question)s, so, ch, n FROM unnest(%(source_ids)s::bigint[], %(chunk_ids)s::bigint[], %(numbers)s::int[])
+    AS x(so, ch, n)
+ON CONFLICT DO NOTHING
+"""
+
+
 def answered_question_create(
     *,
     question: str,
@@ -357,6 +374,7 @@ def answered_question_create(
     from django.db import connection
 
     from knowledge.models import AnsweredQuestion, QuestionEntity, QuestionSource, QuestionTopic
+    from knowledge.selectors import topic_ids_get
 
     with transaction.atomic():
         # A stored answer can be made again; a crash may lose the last few hundred milliseconds of them, and in
@@ -372,20 +390,20 @@ def answered_question_create(
             model=model, routing_reason=routing_reason, verification=verification, trace=trace,
             needs_review=needs_review,
         )
-        if topic_scores:
-            from knowledge.selectors import topic_ids_get
-
-            topic_ids = topic_ids_get()
-            QuestionTopic.objects.bulk_create([QuestionTopic(question=row, topic_id=topic_ids[s], score=score)
-                                               for s, score in topic_scores if s in topic_ids])
-        if entity_ids:
-            QuestionEntity.objects.bulk_create([QuestionEntity(question=row, entity_id=pk) for pk in set(entity_ids)])
-        if cited:
-            QuestionSource.objects.bulk_create(
-                [QuestionSource(question=row, source_id=source, chunk_id=chunk, citation_number=number)
-                 for chunk, source, number in cited],
-                ignore_conflicts=True,
-            )
+        topic_ids = topic_ids_get()
+        topics = [(topic_ids[slug], score) for slug, score in topic_scores if slug in topic_ids]
+        if not (topics or entity_ids or cited):
+            return row
+        # The three edge tables in one statement: a round trip each was a third of storing time.
+        with connection.cursor() as cursor:
+            cursor.execute(_EDGES_SQL.format(topic=QuestionTopic._meta.db_table, entity=QuestionEntity._meta.db_table,
+                                             source=QuestionSource._meta.db_table), {
+                "question": row.id,
+                "topic_ids": [pk for pk, _ in topics], "topic_scores": [score for _, score in topics],
+                "entity_ids": sorted(set(entity_ids)),
+                "source_ids": [source for _, source, _ in cited], "chunk_ids": [chunk for chunk, _, _ in cited],
+                "numbers": [number for _, _, number in cited],
+            })
     return row
 
 

@@ -111,22 +111,32 @@ class Command(BaseCommand):
         }
 
     def _pipeline(self) -> dict:
-        """Answer the golden questions (no cache) on the bundled corpus: time outside any LLM, per stage."""
+        """Answer the golden questions (no answer cache) on the bundled corpus: time outside any LLM, per stage.
+
+        The first pass meets most chunks for the first time, so their sentence vectors, facts and words are
+        read and derived then; the second pass is a running server's steady state, with those kept in memory.
+        """
         from verification.services import answer_question
 
         golden = Path(settings.BASE_DIR) / "tests" / "golden" / "golden.jsonl"
         questions = [json.loads(line)["question"] for line in golden.read_text().splitlines() if line.strip()]
         answer_question(question="warm up the caches", use_cache=False)
-        totals, stages = [], {}
-        for question in questions:
-            result = answer_question(question=question, use_cache=False)
-            totals.append(result.latency_ms)
-            for stage in result.trace:
-                stages.setdefault(stage["stage"], []).append(stage["ms"])
+        passes = []
+        for _ in range(2):
+            totals, stages = [], {}
+            for question in questions:
+                result = answer_question(question=question, use_cache=False)
+                totals.append(result.latency_ms)
+                for stage in result.trace:
+                    stages.setdefault(stage["stage"], []).append(stage["ms"])
+            passes.append((totals, stages))
+        (first, first_stages), (steady, steady_stages) = passes
         return {
             "questions": len(questions),
-            "total_ms": {"p50": round(pct(totals, 50), 2), "p95": round(pct(totals, 95), 2)},
-            "stage_ms_p95": {name: round(pct(v, 95), 2) for name, v in sorted(stages.items())},
+            "total_ms": {"p50": round(pct(first, 50), 2), "p95": round(pct(first, 95), 2)},
+            "stage_ms_p95": {name: round(pct(v, 95), 2) for name, v in sorted(first_stages.items())},
+            "steady_state_total_ms": {"p50": round(pct(steady, 50), 2), "p95": round(pct(steady, 95), 2)},
+            "steady_state_stage_ms_p95": {name: round(pct(v, 95), 2) for name, v in sorted(steady_stages.items())},
         }
 
     def _timing_sentence_tasks(self) -> list[float]:
