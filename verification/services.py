@@ -372,8 +372,10 @@ def _extractive(ctx: _Context, chunks: list[SourceChunk]) -> Generation:
 
         units.update(chunk_units_build(chunks=[(c.chunk_id, c.content) for c in missing],
                                        provider_name=ctx.provider_name))
-    return extractive_generate(question=lay_terms_expand(text=ctx.text), question_vector=ctx.vector, chunks=chunks, units=units,
-                               chunk_types=ctx.types)
+    return extractive_generate(
+        question=lay_terms_expand(text=ctx.text), question_vector=ctx.vector, chunks=chunks, units=units,
+        chunk_types=ctx.types, codes=[e["value"] for e in ctx.entities if e["type"] in RETRIEVAL_ENTITY_TYPES],
+    )
 
 
 def _verify(ctx: _Context, generation: Generation, chunks: list[SourceChunk], limits: dict[str, float],

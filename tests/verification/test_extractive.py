@@ -98,3 +98,17 @@ def test_a_borrowed_table_keeps_the_answer_within_its_length():
     assert "40% — incapacitation" in result.text and "rated from 10 to 100 percent [1]" in result.text
     assert "many listed findings" not in result.text
     assert len(result.text) <= MAX_CHARS + 200  # the markers and list dashes add a little
+
+
+def test_a_code_the_question_names_in_words_counts_like_a_written_one():
+    other = [("Exams are scheduled by VA after you file.", NEAR)]
+    asked = [("Bipolar disorder is DC 9432, rated under the mental disorders formula.", LEAD)]
+    chunks = [chunk(1, 1, 0.50), chunk(2, 2, 0.49), chunk(3, 3, 0.48),
+              chunk(4, 4, 0.43, "Bipolar disorder is DC 9432, rated under the mental disorders formula.")]
+    units = {1: other, 2: other, 3: other, 4: asked}
+    question = "I have bipolar disorder, does VA only look at the exam day?"
+    without = extractive_generate(question=question, question_vector=QUESTION_VECTOR, chunks=chunks, units=units)
+    assert "9432" not in without.text
+    named = extractive_generate(question=question, question_vector=QUESTION_VECTOR, chunks=chunks, units=units,
+                                codes=["9432"])
+    assert "DC 9432" in named.text and "[4]" in named.text

@@ -70,8 +70,12 @@ def extractive_generate(
     chunks: Sequence[SourceChunk],
     units: Mapping[int, Sequence[tuple[str, np.ndarray]]],
     chunk_types: Mapping[int, str] | None = None,
+    codes: Sequence[str] = (),
 ) -> Generation:
     """Return a cited answer built from the chunks' own sentences; empty text when nothing fits.
+
+    ``codes`` are diagnostic codes and form numbers the question refers to without writing them (a condition
+    named in the schedule's words); those it writes are found in it here.
 
     The source holding the best-matching unit leads: its relevant sentences (or its rating table, for a
     rating question) come first, in its own order; the best sentence of the next sources follows when it
@@ -79,7 +83,7 @@ def extractive_generate(
     """
     chunk_types = chunk_types or {}
     q_words = content_words(question)
-    q_entities = set(dc_codes_find(question)) | set(va_forms_find(question))
+    q_entities = set(dc_codes_find(question)) | set(va_forms_find(question)) | set(codes)
     wants_number = bool(_QUANTITY_QUESTION_RE.search(question))
     by_chunk: dict[int, list[tuple[float, Unit]]] = {}
     # The sources that name a code or form the question names come first, then the closest in meaning.
