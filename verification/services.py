@@ -31,7 +31,7 @@ from knowledge.services import answer_hit_record, answered_question_create
 from verification.generators import Generation
 from verification.generators.extractive import extractive_generate
 from verification.layers.citations import citations_verify
-from verification.layers.cleanup import citations_cleanup, citations_used
+from verification.layers.cleanup import CITATION_MARKER_RE, citations_cleanup
 from verification.layers.confidence import answer_confidence, confidence_assess
 from verification.layers.numbers import numbers_verify
 from verification.layers.prompt import grounding_prompt_build
@@ -424,12 +424,9 @@ def _whitelist() -> list[str]:
 
 def _renumber(text: str) -> tuple[str, list[tuple[int, int]]]:
     """Number the cited sources 1..m in the order the answer first cites them."""
-    order: list[int] = []
-    for n in citations_used(text):
-        if n not in order:
-            order.append(n)
+    order = list(dict.fromkeys(int(n) for n in CITATION_MARKER_RE.findall(text)))  # first use, not ascending
     mapping = {old: new for new, old in enumerate(order, start=1)}
-    renumbered = re.sub(r"\[(\d+)\]", lambda m: f"[{mapping.get(int(m.group(1)), int(m.group(1)))}]", text)
+    renumbered = CITATION_MARKER_RE.sub(lambda m: f"[{mapping.get(int(m.group(1)), int(m.group(1)))}]", text)
     return renumbered, [(old, mapping[old]) for old in order]
 
 

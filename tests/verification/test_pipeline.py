@@ -29,6 +29,16 @@ def test_tinnitus_rating_is_answered_with_percentage_code_and_citation():
     assert result.verification["is_clean"] is True
 
 
+@pytest.mark.parametrize("question", ["what does VA pay for ringing in my ears?",
+                                      "my knee only bends to 45 degrees what % is that",
+                                      "How do I file a Higher-Level Review?"])
+def test_sources_are_numbered_in_the_order_the_answer_first_cites_them(question):
+    result = answer_question(question=question, use_cache=False)
+    first_use = list(dict.fromkeys(int(n) for n in re.findall(r"\[(\d+)\]", result.answer)))
+    assert first_use == list(range(1, len(first_use) + 1)), result.answer
+    assert [c["number"] for c in result.citations] == first_use
+
+
 def test_lay_wording_finds_the_right_condition():
     result = answer_question(question="my ears ring all the time since the army, what percent would I get")
     assert not result.refused
