@@ -112,3 +112,14 @@ def test_a_code_the_question_names_in_words_counts_like_a_written_one():
     named = extractive_generate(question=question, question_vector=QUESTION_VECTOR, chunks=chunks, units=units,
                                 codes=["9432"])
     assert "DC 9432" in named.text and "[4]" in named.text
+
+
+def test_a_question_naming_a_code_adds_only_sources_that_name_it_too():
+    asked = [("DC 7522 covers erectile dysfunction under 38 CFR 4.115b.", ON_TOPIC)]
+    generic = [("A diagnostic code is the four-digit number of a condition in the rating schedule.", LEAD)]
+    also = [("Special monthly compensation can be paid with DC 7522 for loss of use.", LEAD)]
+    chunks = [chunk(1, 1, 0.6, asked[0][0]), chunk(2, 2, 0.59, generic[0][0]), chunk(3, 3, 0.58, also[0][0])]
+    result = extractive_generate(question="what is DC 7522", question_vector=QUESTION_VECTOR, chunks=chunks,
+                                 units={1: asked, 2: generic, 3: also})
+    assert "erectile dysfunction" in result.text and "loss of use" in result.text
+    assert "four-digit number" not in result.text

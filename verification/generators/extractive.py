@@ -137,6 +137,8 @@ def extractive_generate(
             continue
         if _PERCENT_ROW_RE.match(unit.text):
             continue  # a level torn from its table ("60% — fixed in flexion") would read as this answer's
+        if q_entities and not named(chunk_of[unit.chunk_number]):
+            continue  # "what is DC 7522": another source's words on diagnostic codes in general are noise
         if max(float(unit.vector @ c.vector) for c in chosen) > REDUNDANT_ABOVE:
             continue  # overlapping chunks repeat paragraphs: say each thing once
         chosen.append(unit)
