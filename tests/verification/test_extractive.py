@@ -123,3 +123,13 @@ def test_a_question_naming_a_code_adds_only_sources_that_name_it_too():
                                  units={1: asked, 2: generic, 3: also})
     assert "erectile dysfunction" in result.text and "loss of use" in result.text
     assert "four-digit number" not in result.text
+
+
+def test_an_amount_table_is_served_as_a_list_with_its_lead():
+    table = [("DIC monthly amounts for a surviving spouse, effective December 1, 2025:", ON_TOPIC),
+             ("Basic monthly rate — $1,699.36", NEAR),
+             ("Aid and Attendance add-on — $421.00", OFF),
+             ("DIC is tax free.", OFF)]
+    result = generate("how much DIC does a surviving spouse get", {1: table}, {1: 0.7}, {1: "rating_table"})
+    assert result.text.startswith("DIC monthly amounts for a surviving spouse, effective December 1, 2025 [1]:\n")
+    assert "\n- Basic monthly rate — $1,699.36 [1]\n- Aid and Attendance add-on — $421.00 [1]" in result.text

@@ -42,7 +42,9 @@ W_SIM, W_LEX, W_ENTITY, W_CHUNK, W_TITLE, W_NUMBER = 0.55, 0.25, 0.25, 1.0, 0.25
 # Answer from the best few sources only: lower-ranked chunks add noise more often than facts.
 MAX_SOURCE_CHUNKS = 3
 
-_PERCENT_ROW_RE = re.compile(r"^\s*(?:[-•*]\s*)?\d{1,3}\s?%")
+# A table row: a rating level ("10% — recurrent tinnitus") or a short label and its value ("Basic monthly
+# rate — $1,699.36", "First use, less than 5% down — 2.15%", "Level 0 — no complaints").
+_ROW_RE = re.compile(r"^\s*(?:[-•*]\s*)?(?:\d{1,3}\s?%|[^.!?\n]{1,60}? — )")
 _END_PUNCT_RE = re.compile(r"[.!?;:]+[\"')\]]*$")
 _DIGIT_RE = re.compile(r"\d")
 # "%" is not a word character, so it stands outside the word-bounded group ("what % is that").
@@ -135,7 +137,7 @@ def extractive_generate(
             break
         if unit.chunk_number in used_chunks or total + len(unit.text) > MAX_CHARS:
             continue
-        if _PERCENT_ROW_RE.match(unit.text):
+        if _ROW_RE.match(unit.text):
             continue  # a level torn from its table ("60% — fixed in flexion") would read as this answer's
         if q_entities and not named(chunk_of[unit.chunk_number]):
             continue  # "what is DC 7522": another source's words on diagnostic codes in general are noise
@@ -153,9 +155,9 @@ def extractive_generate(
         text = unit.text.strip()
         following = chosen[index + 1] if index + 1 < len(chosen) else None
         if text.endswith(":") and not (following and following.chunk_number == unit.chunk_number
-                                       and _PERCENT_ROW_RE.match(following.text)):
+                                       and _ROW_RE.match(following.text)):
             text = text[:-1].rstrip() + "."  # a table's lead without its rows ends as a sentence
-        lines.append((bool(_PERCENT_ROW_RE.match(text)), _cite(text.lstrip("-•* "), unit.chunk_number)))
+        lines.append((bool(_ROW_RE.match(text)), _cite(text.lstrip("-•* "), unit.chunk_number)))
         quotes.setdefault(unit.chunk_number, []).append(text)
     body = _join(lines)
     return Generation(text=body, model=MODEL_NAME, quotes={n: " … ".join(q) for n, q in quotes.items()})
@@ -179,10 +181,10 @@ def _rating_rows(
     if not _RATING_QUESTION_RE.search(question):
         return []
     units = [u for _, u in scored]
-    rows = [u for u in units if _PERCENT_ROW_RE.match(u.text)]
+    rows = [u for u in units if _ROW_RE.match(u.text)]
     if not rows or (chunk_types.get(chunk.chunk_id) != "rating_table" and len(rows) < 2):
         return []
-    lead = [u for u in units if not _PERCENT_ROW_RE.match(u.text)][:1]
+    lead = [u for u in units if not _ROW_RE.match(u.text)][:1]
     return lead + rows[:MAX_TABLE_ROWS]
 
 
