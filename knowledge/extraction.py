@@ -17,6 +17,7 @@ __all__ = [
     "DEFAULT_TOPICS",
     "DEFAULT_TOPIC_KEYWORDS",
     "ExtractedEntity",
+    "benefit_names_expand",
     "condition_names_build",
     "entities_extract",
     "lay_terms_expand",
@@ -541,3 +542,15 @@ def lay_terms_expand(*, text: str) -> str:
     """Return ``text`` with the schedule's word for each everyday one it uses, appended once."""
     extra = [term for pattern, term in LAY_TERMS if pattern.search(text) and term not in text.lower()]
     return f"{text} {' '.join(extra)}" if extra else text
+
+
+def benefit_names_expand(*, text: str, benefits: Sequence[str]) -> str:
+    """Return ``text`` with the other names of each benefit it names (slugs of BENEFITS), appended once.
+
+    A question may spell a benefit out ("dependency and indemnity compensation") where the chunk that
+    answers it uses the short form ("DIC rates"), or the other way round; full-text search needs the word.
+    """
+    lowered = text.lower()
+    extra = [name for slug in dict.fromkeys(benefits) for name in BENEFITS.get(slug, ())
+             if name.lower() not in lowered]
+    return " ".join([text, *dict.fromkeys(extra)]) if extra else text

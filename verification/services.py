@@ -25,7 +25,7 @@ from django.utils import timezone
 from knowledge import selectors as kb
 from knowledge.embeddings import embedding_provider_get
 from knowledge.embeddings.base import EmbeddingError
-from knowledge.extraction import entities_extract, lay_terms_expand, topics_classify
+from knowledge.extraction import benefit_names_expand, entities_extract, lay_terms_expand, topics_classify
 from knowledge.models import AnsweredQuestion
 from knowledge.services import answer_hit_record, answered_question_create
 from verification.generators import Generation
@@ -225,8 +225,11 @@ def answer_question(*, question: object, use_cache: bool = True, request_id: str
         trace.mark("cache_similar", "miss")
 
     ctx.entity_ids = kb.entity_ids_get(pairs=[(e["type"], e["value"]) for e in entities])
+    # Words full-text search needs that the question may not use: the schedule's, and a benefit's other names.
+    lexical_query = benefit_names_expand(text=lay_terms_expand(text=text),
+                                         benefits=[e["value"] for e in entities if e["type"] == "benefit"])
     hits = kb.chunks_search(
-        query=lay_terms_expand(text=text), query_vector=vector, top_k=settings.RETRIEVAL_TOP_K,
+        query=lexical_query, query_vector=vector, top_k=settings.RETRIEVAL_TOP_K,
         entity_ids=[pk for (kind, _), pk in ctx.entity_ids.items() if kind in RETRIEVAL_ENTITY_TYPES],
         provider_name=ctx.provider_name,
     )

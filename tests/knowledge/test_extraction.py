@@ -318,3 +318,15 @@ def test_a_named_condition_is_its_diagnostic_code():
     assert [(e.type, e.value, e.text) for e in found] == [
         ("dc_code", "9432", "Bipolar Disorder"), ("dc_code", "8100", "migraines")]
     assert entities_extract(text="my bipolar neighbour", conditions=conditions) == []
+
+
+def test_benefit_names_expand_adds_the_other_names_once():
+    from knowledge.extraction import benefit_names_expand
+
+    question = "how much is the dependency and indemnity compensation for a spouse"
+    expanded = benefit_names_expand(text=question, benefits=["dic", "dic"])
+    added = expanded.removeprefix(question + " ").split(" DIC")
+    assert expanded.startswith(question + " ") and expanded.endswith(" DIC")
+    assert len(added) == 2  # "DIC" once, after the one name not already in the question
+    assert benefit_names_expand(text="what does DIC pay", benefits=["dic"]).startswith("what does DIC pay ")
+    assert benefit_names_expand(text="what is CHAMPVA", benefits=[]) == "what is CHAMPVA"

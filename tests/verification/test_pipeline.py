@@ -73,6 +73,13 @@ def test_a_named_condition_brings_its_diagnostic_codes_chunks():
     assert "dc-9432-bipolar-disorder" in retrieved
 
 
+def test_a_benefit_spelled_out_finds_chunks_that_use_its_short_name():
+    result = answer_question(question="how much is the dependency and indemnity compensation for a spouse",
+                             use_cache=False)
+    retrieved = [r["entry_id"] for r in AnsweredQuestion.objects.get(id=result.id).retrieved]
+    assert "dic-rates" in retrieved  # "DIC monthly rates ...": the long name is not in it
+
+
 def test_answer_is_stored_with_graph_edges():
     result = answer_question(question="How do I file a Higher-Level Review with VA Form 20-0996?")
     row = AnsweredQuestion.objects.get(id=result.id)
