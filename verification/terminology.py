@@ -333,8 +333,13 @@ def _spelling_keys(glossary: Mapping[str, Sequence[str]]) -> dict[str, list[str]
 def _suggestions(key: str, index: GlossaryIndex) -> tuple[str, ...]:
     words = set(key.split())
     best: dict[str, float] = {}
+    matcher = difflib.SequenceMatcher(None, a=key)
     for candidate, entries in index.by_key.items():
-        score = difflib.SequenceMatcher(None, key, candidate).ratio()
+        matcher.set_seq2(candidate)
+        # The quick ratios bound ratio() from above: most candidates are ruled out without computing it.
+        close = matcher.real_quick_ratio() >= SUGGESTION_MIN_SIMILARITY and \
+            matcher.quick_ratio() >= SUGGESTION_MIN_SIMILARITY
+        score = matcher.ratio() if close else 0.0
         if words and words < set(candidate.split()):
             score = max(score, SUGGESTION_SUBSET_SIMILARITY)
         if score < SUGGESTION_MIN_SIMILARITY:
