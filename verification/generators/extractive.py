@@ -8,6 +8,7 @@ sentence here), so answering needs only dot products.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -90,8 +91,7 @@ def extractive_generate(
     by_chunk: dict[int, list[tuple[float, Unit]]] = {}
     # The sources that name a code or form the question names come first, then the closest in meaning.
     def named(c: SourceChunk) -> bool:
-        text = f"{c.title}\n{c.content}"
-        return bool(q_entities) and bool(q_entities & (set(dc_codes_find(text)) | set(va_forms_find(text))))
+        return bool(q_entities & _codes_in(f"{c.title}\n{c.content}"))
 
     for chunk in sorted(chunks, key=lambda c: (not named(c), -c.score))[:MAX_SOURCE_CHUNKS]:
         # A title names what the whole chunk is about ("Knee limitation of flexion (bending)").
@@ -115,11 +115,7 @@ def extractive_generate(
         chosen = [u for s, u in sorted(primary, key=lambda c: -c[0]) if s >= floor][:PRIMARY_UNITS]
         # A rating question whose best source explains without the table ("diagnosis of CFS") gets the
         # table of the next best source that has one: the levels are what was asked.
-        table = []
-        if _LEVELS_QUESTION_RE.search(question):
-            table = next((rows for n, scored in sorted(by_chunk.items(), key=lambda item: -max(s for s, _ in item[1]))
-                          if n != best_unit.chunk_number
-                          for rows in [_rating_rows(question, chunk_of[n], scored, chunk_types)] if rows), [])
+        table = _borrowed_table(question, by_chunk, chunk_of, chunk_types, besides=best_unit.chunk_number)
         if table:
             room = MAX_CHARS - sum(len(u.text) for u in table)
             beside = []
@@ -169,9 +165,28 @@ def _unit_score(
     sim = float(unit.vector @ q)
     words = content_words(unit.text)
     lex = len(q_words & words) / len(q_words) if q_words else 0.0
-    entity = 1.0 if q_entities and q_entities & (set(dc_codes_find(unit.text)) | set(va_forms_find(unit.text))) else 0.0
+    entity = 1.0 if q_entities & _codes_in(unit.text) else 0.0
     number = 1.0 if wants_number and _DIGIT_RE.search(unit.text) else 0.0
     return W_SIM * sim + W_LEX * lex + W_ENTITY * entity + chunk_match + W_NUMBER * number
+
+
+@functools.lru_cache(maxsize=16384)  # the same chunks and sentences come back question after question
+def _codes_in(text: str) -> frozenset[str]:
+    """Return the diagnostic codes and VA form numbers ``text`` names."""
+    return frozenset(dc_codes_find(text)) | frozenset(va_forms_find(text))
+
+
+def _borrowed_table(
+    question: str, by_chunk: Mapping[int, list[tuple[float, Unit]]], chunk_of: Mapping[int, SourceChunk],
+    chunk_types: Mapping[int, str], *, besides: int,
+) -> list[Unit]:
+    """Return the rating table of the best-matching other source, for a question asking for the levels."""
+    if not _LEVELS_QUESTION_RE.search(question):
+        return []
+    for number, scored in sorted(by_chunk.items(), key=lambda item: -max(s for s, _ in item[1])):
+        if number != besides and (rows := _rating_rows(question, chunk_of[number], scored, chunk_types)):
+            return rows
+    return []
 
 
 def _rating_rows(
