@@ -86,23 +86,28 @@ _CONTEXT = (
     r"records?|account|paperwork|status(?: page)?|screen|page|tracker|va\.gov|app))?"
 )
 # "What does VBX status mean": in an explicit meaning question a trailing "status" names the kind of term.
-_MEANING_PATTERNS = 3
 _TRAILING_KIND_RE = re.compile(r"\s+status$")
 _SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+")
-_DEFINITION_RES: tuple[re.Pattern[str], ...] = tuple(
-    re.compile(rf"^{_OPENER}{body}$")
-    for body in (
-        rf"{_ASK}what(?:'s| is| are| was|s) (?:meant by|the meaning of|the definition of) {_TERM}",
-        rf"{_ASK}what (?:does|do|did){_NAMING} {_TERM} (?:mean|stand for|refer to)(?: exactly)?{_CONTEXT}",
-        rf"{_ASK}what(?:'s| is|s) {_TERM} (?:mean|stand for){_CONTEXT}",
-        rf"{_ASK}what {_TERM} (?:is|are|means|stands for){_CONTEXT}",
-        rf"{_ASK}what(?:'s| is|s| was){_NAMING} {_TERM}",
-        # "What are the presumptive conditions?" asks for a list, not a definition.
-        rf"{_ASK}what are (?!the\b){_TERM}",
-        rf"(?:define|definition of|defintion of|meaning of|describe|explain){_NAMING}:? {_TERM}",
-        rf"{_TERM} (?:meaning|definition|defined|means what|stands for what)",
-    )
-)
+
+
+def _anchored(bodies: Sequence[str]) -> tuple[re.Pattern[str], ...]:
+    return tuple(re.compile(rf"^{_OPENER}{body}$") for body in bodies)
+
+
+# Questions that ask what a term means in so many words.
+_MEANING_RES = _anchored((
+    rf"{_ASK}what(?:'s| is| are| was|s) (?:meant by|the meaning of|the definition of) {_TERM}",
+    rf"{_ASK}what (?:does|do|did){_NAMING} {_TERM} (?:mean|stand for|refer to)(?: exactly)?{_CONTEXT}",
+    rf"{_ASK}what(?:'s| is|s) {_TERM} (?:mean|stand for){_CONTEXT}",
+))
+_DEFINITION_RES: tuple[re.Pattern[str], ...] = _MEANING_RES + _anchored((
+    rf"{_ASK}what {_TERM} (?:is|are|means|stands for){_CONTEXT}",
+    rf"{_ASK}what(?:'s| is|s| was){_NAMING} {_TERM}",
+    # "What are the presumptive conditions?" asks for a list, not a definition.
+    rf"{_ASK}what are (?!the\b){_TERM}",
+    rf"(?:define|definition of|defintion of|meaning of|describe|explain){_NAMING}:? {_TERM}",
+    rf"{_TERM} (?:meaning|definition|defined|means what|stands for what)",
+))
 
 # "in VA terms", "for VA claims", "in the military": context, not part of the term.
 _TRAILING_CONTEXT_RE = re.compile(
@@ -246,24 +251,26 @@ def definitional_term_extract(*, question: str) -> str | None:
     text = _question_normalise(question)
     if not text:
         return None
-    for number, pattern in enumerate(_DEFINITION_RES):
-        found = pattern.match(text)
-        if found:
-            term = _term_clean(found.group("term"))
-            if number < _MEANING_PATTERNS:
-                term = _TRAILING_KIND_RE.sub("", term)
-            return term if _term_acceptable(term) else None
+    for pattern in _DEFINITION_RES:
+        if found := pattern.match(text):
+            return _term_from(found, meaning=pattern in _MEANING_RES)
     # "My tracker shows a QRD flag. What does QRD stand for?": the last sentence asks, the rest says where
     # the term was seen. Only an explicit meaning question counts there: after "I have tinnitus.", "What is
     # the rating?" asks about tinnitus, not about the word "rating".
     sentences = _SENTENCE_END_RE.split(text)
     if len(sentences) > 1:
         last = _TRAILING_PUNCT_RE.sub("", sentences[-1])
-        for pattern in _DEFINITION_RES[:_MEANING_PATTERNS]:
+        for pattern in _MEANING_RES:
             if found := pattern.match(last):
-                term = _TRAILING_KIND_RE.sub("", _term_clean(found.group("term")))
-                return term if _term_acceptable(term) else None
+                return _term_from(found, meaning=True)
     return None
+
+
+def _term_from(found: re.Match[str], *, meaning: bool) -> str | None:
+    term = _term_clean(found.group("term"))
+    if meaning:
+        term = _TRAILING_KIND_RE.sub("", term)
+    return term if _term_acceptable(term) else None
 
 
 _KEY_DROP_RE = re.compile(r"['\u2019]")
@@ -297,37 +304,31 @@ def term_key(term: str) -> str:
 
 def glossary_index_build(*, glossary: Mapping[str, Sequence[str]]) -> GlossaryIndex:
     by_key: dict[str, dict[str, int]] = {}
-    for canonical, keys in _spelling_keys(glossary).items():
-        own = term_key(canonical)
-        for key in keys:
-            rank = 0 if key == own else 1
+    own: dict[str, str] = {}
+    spellings: dict[str, set[str]] = {}
+    for canonical, aliases in glossary.items():
+        # A bare string is a Sequence[str] of characters; take it as one alias.
+        alias_list = (aliases,) if isinstance(aliases, str) else tuple(aliases)
+        own[canonical] = term_key(canonical)
+        spellings[canonical] = {key for key in map(term_key, (canonical, *alias_list)) if key}
+        for key in spellings[canonical]:
+            rank = 0 if key == own[canonical] else 1
             ranks = by_key.setdefault(key, {})
             ranks[canonical] = min(rank, ranks.get(canonical, rank))
     # Two entries are one concept when one lists the other's name among its spellings ("TDIU" and "Total
     # disability based on individual unemployability (TDIU)"): a key they share is not ambiguous, and the
     # entry naming the other, the fuller one, answers.
-    spellings = {canonical: set(keys) for canonical, keys in _spelling_keys(glossary).items()}
     entries = {}
     for key, ranks in by_key.items():
         tied = sorted((rank, canonical) for canonical, rank in ranks.items())
         best = [canonical for rank, canonical in tied if rank == tied[0][0]]
         absorbed = {
             c for c in best for other in best
-            if other != c and term_key(c) in spellings[other]
-            and (term_key(other) not in spellings[c] or (len(other), other) > (len(c), c))
+            if other != c and own[c] in spellings[other]
+            and (own[other] not in spellings[c] or (len(other), other) > (len(c), c))
         }
         entries[key] = tuple(entry for entry in tied if entry[1] not in absorbed)
     return GlossaryIndex(by_key=MappingProxyType(entries))
-
-
-def _spelling_keys(glossary: Mapping[str, Sequence[str]]) -> dict[str, list[str]]:
-    """Return each canonical term's keys: its own and its aliases', in that order, without empty ones."""
-    keys: dict[str, list[str]] = {}
-    for canonical, aliases in glossary.items():
-        # A bare string is a Sequence[str] of characters; take it as one alias.
-        alias_list = (aliases,) if isinstance(aliases, str) else tuple(aliases)
-        keys[canonical] = [key for key in map(term_key, (canonical, *alias_list)) if key]
-    return keys
 
 
 def _suggestions(key: str, index: GlossaryIndex) -> tuple[str, ...]:
