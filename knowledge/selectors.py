@@ -116,7 +116,7 @@ WITH dense AS (
     FROM (
         SELECT e.chunk_id, e.embedding::vector({dims}) <=> %(q)s::vector({dims}) AS distance
         FROM knowledge_chunkembedding e {dense_join}
-        WHERE e.model = %(model)s {dense_filter}
+        WHERE e.model = %(model)s {chunk_filter}
         ORDER BY e.embedding::vector({dims}) <=> %(q)s::vector({dims})
         LIMIT %(n)s
     ) nearest
@@ -125,12 +125,12 @@ lexical AS (
     SELECT id AS chunk_id, row_number() OVER (ORDER BY score DESC, id) AS r
     FROM (
         SELECT c.id, ts_rank(c.search_vector, query) AS score
-        FROM knowledge_chunk c {lexical_join}, (
+        FROM knowledge_chunk c, (
             SELECT to_tsquery('simple', coalesce(string_agg(quote_literal(lexeme), ' | '), '')) AS query
             FROM unnest(to_tsvector('english', %(text)s))
             WHERE NOT lexeme = ANY(%(common)s)
         ) q
-        WHERE %(lexical)s AND c.search_vector @@ query {lexical_filter}
+        WHERE %(lexical)s AND c.search_vector @@ query {chunk_filter}
         ORDER BY score DESC, c.id
         LIMIT %(n)s
     ) matched
@@ -143,7 +143,7 @@ entity AS (
         FROM knowledge_chunkentity ce
         JOIN knowledge_chunk c ON c.id = ce.chunk_id
         JOIN knowledge_chunkembedding e ON e.chunk_id = ce.chunk_id AND e.model = %(model)s
-        WHERE ce.entity_id = ANY(%(entities)s::bigint[]) {lexical_filter}
+        WHERE ce.entity_id = ANY(%(entities)s::bigint[]) {chunk_filter}
         GROUP BY ce.chunk_id
         ORDER BY matched DESC, distance, ce.chunk_id
         LIMIT %(n)s
@@ -200,10 +200,7 @@ def _hybrid_rows(
     if filters:
         joins = "JOIN knowledge_chunk c ON c.id = e.chunk_id"
     condition = "".join(f" AND {f}" for f in filters)
-    sql = _HYBRID_SQL.format(
-        dims=int(dimensions), rrf_k=RRF_K, dense_join=joins, dense_filter=condition,
-        lexical_join="", lexical_filter=condition,
-    )
+    sql = _HYBRID_SQL.format(dims=int(dimensions), rrf_k=RRF_K, dense_join=joins, chunk_filter=condition)
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.fetchall()
@@ -257,7 +254,7 @@ def _cache_weight(verified: bool, flagged: bool) -> float:
 
 def _servable() -> Q:
     """Answers the cache may serve again: not refusals, never flagged, and, when a layer changed or flagged
-    the answer or retrieval was weak, only once a reviewer has verified it."""
+    the answer or it carries the low-confidence warning (needs_review), only once a reviewer verified it."""
     return Q(refused=False, flagged=False) & (Q(needs_review=False) | Q(verified=True))
 
 
