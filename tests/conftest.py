@@ -22,6 +22,15 @@ def fake_openai() -> Iterator[FakeOpenAIServer]:
         yield server
 
 
+@pytest.fixture
+def openai_configured(settings, fake_openai) -> FakeOpenAIServer:
+    """The settings an OpenAI-compatible provider reads, pointed at the fake server; retries off."""
+    settings.OPENAI_API_KEY = "test-key"
+    settings.OPENAI_BASE_URL = fake_openai.base_url
+    settings.OPENAI_MAX_RETRIES = 0
+    return fake_openai
+
+
 # ---- the bundled corpus, ingested once per run for the tests that need a real knowledge base ----
 
 BUNDLED_FIXTURE = "bundled_kb"

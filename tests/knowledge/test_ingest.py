@@ -188,12 +188,9 @@ def test_real_vbkb_corpus_parses():
 
 
 @pytest.fixture
-def openai_embeddings(settings, fake_openai):
+def openai_embeddings(settings, openai_configured):
     settings.EMBEDDING_PROVIDER = "openai"
-    settings.OPENAI_API_KEY = "test-key"
-    settings.OPENAI_BASE_URL = fake_openai.base_url
-    settings.OPENAI_MAX_RETRIES = 0
-    return fake_openai
+    return openai_configured
 
 
 @pytest.mark.parametrize(("fallback", "models"), [

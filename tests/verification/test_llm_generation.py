@@ -22,14 +22,12 @@ ADVERSARIAL = (
 
 
 @pytest.fixture
-def llm(settings, fake_openai):
+def llm(settings, openai_configured):
     settings.LLM_PROVIDER = "openai"
-    settings.OPENAI_API_KEY = "test-key"
-    settings.OPENAI_BASE_URL = fake_openai.base_url
     settings.OPENAI_MAX_RETRIES = 1
     settings.OPENAI_TIMEOUT_SECONDS = 2.0
     settings.LLM_MODEL, settings.LLM_PREMIUM_MODEL = "cheap-model", "premium-model"
-    return fake_openai
+    return openai_configured
 
 
 def test_invented_facts_are_removed_and_reported(llm):
