@@ -219,6 +219,33 @@ def test_one_concept_entered_twice_is_not_ambiguous():
                                                       "lay evidence": ["lay statement"]}).status == STATUS_AMBIGUOUS
 
 
+def test_suggestions_are_those_the_full_similarity_ratio_gives():
+    # The quick ratios only rule keys out early; the suggestions must be what ratio() on every key gives.
+    import difflib
+
+    from verification.terminology import SUGGESTION_MIN_SIMILARITY, SUGGESTION_SUBSET_SIMILARITY
+
+    index = glossary_index_build(glossary=GLOSSARY)
+
+    def by_full_ratio(key: str) -> tuple[str, ...]:
+        best: dict[str, float] = {}
+        for candidate, entries in index.by_key.items():
+            score = difflib.SequenceMatcher(None, key, candidate).ratio()
+            if set(key.split()) < set(candidate.split()):
+                score = max(score, SUGGESTION_SUBSET_SIMILARITY)
+            if score >= SUGGESTION_MIN_SIMILARITY:
+                for _, canonical in entries:
+                    best[canonical] = max(score, best.get(canonical, 0.0))
+        return tuple(c for c, _ in sorted(best.items(), key=lambda item: (-item[1], item[0]))[:MAX_SUGGESTIONS])
+
+    keys = [key[:i] + key[i + 1:] for key in index.by_key for i in range(len(key))]  # every one-letter slip
+    keys += [key.split()[0] for key in index.by_key] + ["qrd", "vbx", "halvorsen continuity credit"]
+    unknown = [k for k in keys if term_key(k) and term_key(k) not in index.by_key]
+    assert len(unknown) > 100
+    assert [term_match(term=k, glossary=GLOSSARY).suggestions for k in unknown] == \
+        [by_full_ratio(term_key(k)) for k in unknown]
+
+
 def test_not_found_suggests_close_terms():
     result = term_match(term="nexus leter", glossary=GLOSSARY)
     assert result.status == STATUS_NOT_FOUND
