@@ -20,12 +20,12 @@ from typing import Any
 import numpy as np
 from django.conf import settings
 from django.db import transaction
-from django.utils import timezone
 
 from knowledge import selectors as kb
 from knowledge.embeddings import embedding_provider_get
 from knowledge.embeddings.base import EmbeddingError
 from knowledge.extraction import benefit_names_expand, entities_extract, lay_terms_expand, topics_classify
+from knowledge.gate import gate_key_build
 from knowledge.models import AnsweredQuestion
 from knowledge.services import answer_hit_record, answered_question_create
 from verification.generators import Generation
@@ -46,6 +46,7 @@ from verification.preprocess import (
     question_hash,
     question_normalise,
 )
+from verification.review import cached_answer_content
 from verification.routing import model_route
 from verification.scope import CATEGORY_MESSAGES, scope_check
 from verification.terminology import definitional_term_extract, term_lookup_cached
@@ -63,7 +64,6 @@ OFFLINE_EMBEDDING_PROVIDER = "local"
 OFFLINE_REASON = "offline: the embedding service is unavailable"
 OFFLINE_ROUTING_REASON = "embedding_service_unavailable"
 _CONTROL_ALLOWED = {"\n", "\t", "\r"}
-_NUMBER_RE = re.compile(r"\d+(?:\.\d+)?")
 # Codes and forms name exactly what was asked; a benefit or a glossary term is too broad to pull chunks in.
 RETRIEVAL_ENTITY_TYPES = ("dc_code", "va_form")
 
@@ -169,7 +169,7 @@ def answer_question(*, question: object, use_cache: bool = True, request_id: str
     entities = [{"type": e.type, "value": e.value} for e in found]
     trace.mark("classify", ",".join(topics) or None)
     ctx = _Context(text=text, digest=digest, topics=topics, topic_scores=topic_scores[:3], entities=entities,
-                   trace=trace, request_id=request_id, notice=notice)
+                   trace=trace, request_id=request_id, notice=notice, store=use_cache)
 
     scope = scope_check(question=text)
     if not scope.in_scope:
@@ -212,7 +212,7 @@ def answer_question(*, question: object, use_cache: bool = True, request_id: str
             return result
     trace.mark("terminology", "not_definitional" if not term else "to_retrieval")
 
-    ctx.gate_key = _gate_key(normalised, entities, topics)
+    ctx.gate_key = gate_key_build(text=normalised, entities=entities, topics=topics)
     if use_cache:
         hit = kb.answer_cached_similar(
             vector=vector, model_name=provider.model_name, gate_key=ctx.gate_key,
@@ -273,12 +273,7 @@ class _Context:
     entity_ids: dict[tuple[str, str], int] | None = None
     provider_name: str | None = None  # the embedding provider answering, when not the configured one
     offline_reason: str = ""  # set when an outside service failed and the offline path answers
-
-
-def _gate_key(normalised: str, entities: list[dict[str, str]], topics: list[str]) -> str:
-    values = sorted({f"{e['type']}:{e['value']}" for e in entities if e["type"] != "term"})
-    numbers = sorted(set(_NUMBER_RE.findall(normalised)))
-    return f"t:{topics[0] if topics else ''}|e:{','.join(values)}|n:{','.join(numbers)}"
+    store: bool = True  # off for --no-cache and evaluation runs: kept off the record, out of cache and review queue
 
 
 def _weak_refusal(ctx: _Context):
@@ -450,7 +445,7 @@ def _store_and_respond(
     if ctx.entity_ids is None:  # answered before retrieval (glossary, refusals): look them up now
         ctx.entity_ids = kb.entity_ids_get(pairs=[(e["type"], e["value"]) for e in ctx.entities])
     entity_ids = list(ctx.entity_ids.values())
-    row = answered_question_create(
+    row, created = answered_question_create(
         question=ctx.text, question_hash=ctx.digest, gate_key=ctx.gate_key, answer=answer, citations=citations,
         question_vector=ctx.vector, embedding_model=ctx.model_name if ctx.vector is not None else "",
         confidence=confidence, retrieval_score=ctx.best_score, retrieved=ctx.retrieved, weak_retrieval=ctx.weak,
@@ -458,9 +453,12 @@ def _store_and_respond(
         warning=warning or "", suggestions=list(suggestions), model=model, routing_reason=routing_reason,
         verification=verification, trace=ctx.trace.stages, topic_scores=ctx.topic_scores, entity_ids=entity_ids,
         cited=cited, needs_review=not refused and (report or not verification.get("is_clean", True)),
+        off_record=not ctx.store,
     )
     ctx.trace.mark("store")  # the stored trace ends before its own write; the response's includes it
-    if report:
+    if not created:  # the same question was stored at the same moment: serve the answer stored first
+        return _from_cache(kb.CacheHit(row.id, "exact", 1.0, 1.0), ctx.trace, ctx.request_id, ctx.notice)
+    if report and ctx.store:
         from verification.tasks import low_confidence_report_task
 
         transaction.on_commit(lambda: low_confidence_report_task.delay(row.id))
@@ -485,10 +483,11 @@ def _from_cache(hit, trace: Trace, request_id: str, notice: str | None) -> Answe
     answer_hit_record(answered_question_id=row.id)
     topics = list(row.topics.order_by("-questiontopic__score").values_list("slug", flat=True))
     entities = [{"type": t, "value": v} for t, v in row.entities.values_list("type", "value")]
+    served = cached_answer_content(row=row, under_review=hit.under_review)  # a flagged answer is never shown
     result = AnswerResult(
-        id=row.id, question=row.question, answer=_with_notice(row.answer, notice), citations=row.citations,
-        confidence=round(row.confidence, 3), weak_retrieval=row.weak_retrieval, refused=row.refused,
-        refusal_reason=row.refusal_reason or None, warning=row.warning or None, suggestions=row.suggestions,
+        id=row.id, question=row.question, answer=_with_notice(served.answer, notice), citations=served.citations,
+        confidence=round(row.confidence, 3), weak_retrieval=row.weak_retrieval, refused=served.refused,
+        refusal_reason=served.refusal_reason, warning=served.warning, suggestions=served.suggestions,
         cache=hit.level, model=row.model, routing_reason=row.routing_reason, topics=topics, entities=entities,
         verification=row.verification, verified=row.verified, flagged=row.flagged, request_id=request_id,
         trace=trace.stages, latency_ms=trace.total_ms,
@@ -504,67 +503,3 @@ def _log(result: AnswerResult) -> None:
                "refused": result.refused, "refusal_reason": result.refusal_reason, "model": result.model,
                "confidence": result.confidence, "latency_ms": result.latency_ms},
     )
-
-
-# ---- reviewer workflow ----
-
-def answer_verify(*, answered_question: AnsweredQuestion, user, note: str = "") -> AnsweredQuestion:
-    """Mark an answer verified: the cache serves it first (×1.5) from now on."""
-    return _review_record(answered_question=answered_question, user=user, note=note, verified=True)
-
-
-def answer_flag(*, answered_question: AnsweredQuestion, user, note: str = "") -> AnsweredQuestion:
-    """Mark an answer flagged: the cache never serves it again."""
-    return _review_record(answered_question=answered_question, user=user, note=note, verified=False)
-
-
-def _review_record(*, answered_question: AnsweredQuestion, user, note: str, verified: bool) -> AnsweredQuestion:
-    now = timezone.now()
-    row = answered_question
-    row.verified, row.flagged = verified, not verified
-    row.verified_by, row.verified_at = (user, now) if verified else (None, None)
-    row.flagged_by, row.flagged_at = (None, None) if verified else (user, now)
-    if note:
-        row.review_note = note
-    with transaction.atomic():
-        row.save(update_fields=["verified", "flagged", "verified_by", "verified_at", "flagged_by", "flagged_at",
-                                "review_note", "updated_at"])
-    return row
-
-
-def low_confidence_report_create(*, answered_question_id: int):
-    """Write the low-confidence report for a stored answer (run by a Celery task) and log it as JSON."""
-    import json
-
-    from knowledge.models import Chunk
-    from verification.layers.confidence import low_confidence_report_build
-    from verification.models import LowConfidenceReport
-
-    row = AnsweredQuestion.objects.defer("question_embedding", "answer_embedding").get(id=answered_question_id)
-    # The chunks as they are now: a chunk re-ingested since the answer keeps its entry_id; a deleted one
-    # reports its stored title and no content.
-    found = {
-        c["entry_id"]: c
-        for c in Chunk.objects.filter(entry_id__in=[r["entry_id"] for r in row.retrieved])
-        .values("entry_id", "id", "content", "source__url", "topic__slug")
-    }
-    sources = []
-    for n, r in enumerate(row.retrieved, start=1):
-        now = found.get(r["entry_id"], {})
-        sources.append(SourceChunk(number=n, chunk_id=now.get("id", 0), entry_id=r["entry_id"], title=r.get("title", ""),
-                                   url=now.get("source__url", ""), content=now.get("content", ""), score=r["score"],
-                                   topic=now.get("topic__slug", "")))
-    report = low_confidence_report_build(
-        question=row.question, chunks=sources, topics=list(row.topics.values_list("slug", flat=True)),
-        verification=row.verification, best_score=row.retrieval_score,
-        entities=[{"type": t, "value": v} for t, v in row.entities.values_list("type", "value")],
-    )
-    best_score = row.retrieval_score
-    obj, _ = LowConfidenceReport.objects.update_or_create(
-        answered_question=row,
-        defaults={"best_score": best_score, "citation_score": row.verification.get("citation_score"),
-                  "report": report},
-    )
-    logging.getLogger("verification.low_confidence").warning(json.dumps({"answered_question_id": row.id, **report},
-                                                                        default=str))
-    return obj

@@ -32,6 +32,7 @@ INSTALLED_APPS = [
     "django.contrib.postgres",
     "rest_framework",
     "django_htmx",
+    "simple_history",
     "knowledge",
     "verification",
     "chat",
@@ -214,7 +215,7 @@ ANSWER_THRESHOLDS = {
         "citation_flag": 0.7,
     },
 }
-# Reviewer weights in the answer cache (the whitepaper's): verified answers rank ×1.5, flagged ×0.5.
+# Reviewer weight in the answer cache (the whitepaper's): verified answers rank ×1.5. A flagged answer is not
+# weighted down but blocks its question until a reviewer corrects it (knowledge.selectors.answer_cached_similar).
 CACHE_WEIGHT_VERIFIED = 1.5
-CACHE_WEIGHT_FLAGGED = 0.5
 QUESTION_MAX_CHARS = 2000
