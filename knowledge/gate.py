@@ -47,6 +47,7 @@ class QuestionMeaning:
 
 @dataclass(frozen=True)
 class _Words:
+    intent_stop: frozenset[str]
     negation: re.Pattern[str]
     comparisons: tuple[tuple[re.Pattern[str], str], ...]
     counted_rate: re.Pattern[str]
@@ -73,6 +74,7 @@ def _words() -> _Words:
     comparisons += [(re.compile(rf"\b(?:{_alternation(words)})\s+(?:the\s+)?(?:age\s+(?:of\s+)?)?\d"), kind)
                     for kind, words in data["comparisons_before_numbers"].items()]
     return _Words(
+        intent_stop=frozenset(data["intent_stop_words"]),
         negation=re.compile(rf"\b(?:{_alternation(data['negations'])})\b"),
         comparisons=tuple(comparisons),
         counted_rate=re.compile(rf"\b(?P<count>{_alternation(counts)}|\d+\s+times?)\s+(?:a|an|per|each|every)\s+"
@@ -138,3 +140,41 @@ def gate_key_build(*, text: str, entities: Sequence[Mapping[str, str]], topics: 
         digest = hashlib.sha256(key.encode()).hexdigest()
         key = f"{key[:GATE_KEY_MAX_CHARS - len(digest) - 1]}#{digest}"
     return key
+
+
+_INTENT_TOKEN_RE = re.compile(r"[a-z]+")
+_INTENT_SUFFIXES = ("ings", "ing", "ies", "ied", "es", "ed", "s", "e")
+
+
+def intent_words(*, text: str, mentions: Sequence[str]) -> str:
+    """Return what a question asks beyond the entities it names: its other words, stemmed, sorted, space-separated.
+
+    "What is the rating for TBI?" and "What is the rating for traumatic brain injury?" both give "rat": with the
+    same gate key (the same entity), they ask the same thing though their embeddings differ (0.60 with MiniLM).
+    ``mentions`` are the entity names as written in ``text``.
+    """
+    text = text.lower()
+    for mention in sorted(mentions, key=len, reverse=True):
+        text = text.replace(mention.lower(), " ")
+    stop = _words().intent_stop
+    stems = set()
+    for word in _INTENT_TOKEN_RE.findall(text):
+        if word in stop or len(word) < 3:
+            continue
+        for suffix in _INTENT_SUFFIXES:
+            if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+                word = word[: -len(suffix)]
+                break
+        stems.add(word)
+    return " ".join(sorted(stems))
+
+
+def intent_overlap(first: str, second: str) -> float:
+    """Return the Jaccard overlap of two questions' intent words (1.0 when both ask nothing beyond the entities)."""
+    a, b = set(first.split()), set(second.split())
+    return len(a & b) / len(a | b) if a | b else 1.0
+
+
+def gate_has_entities(gate_key: str) -> bool:
+    """Whether a gate key names a code, form or benefit (what the graph level of the cache keys on)."""
+    return "|e:|" not in gate_key and "|e:" in gate_key

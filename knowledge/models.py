@@ -201,6 +201,10 @@ class AnsweredQuestion(TimeStampedModel):
         help_text="The entity gate: codes, forms, benefits, numbers, meaning markers and topic a cached answer "
                   "must share",
     )
+    intent_words = models.CharField(
+        max_length=500, blank=True,
+        help_text="What the question asks beyond the entities it names (knowledge.gate.intent_words)",
+    )
     answer = models.TextField(blank=True)
     citations = models.JSONField(default=list, blank=True)
     question_embedding = VectorField(null=True, blank=True)

@@ -14,6 +14,7 @@ from django.db.models.functions import Cast
 from pgvector.django import CosineDistance, VectorField
 
 from knowledge.embeddings import embedding_provider_get
+from knowledge.gate import gate_has_entities, intent_overlap
 from knowledge.models import Chunk, ChunkEmbedding
 
 # Small, rarely-changing tables read on every question (glossary, topic keywords, whitelisted domains) are
@@ -282,16 +283,35 @@ def answer_cached_exact(*, question_hash: str) -> CacheHit | None:
 SIMILAR_CANDIDATES = 5
 
 
+# The graph level also takes a stored question that names the same entities (the same gate key, with a code,
+# form or benefit in it) and asks the same thing in other words: intent words overlapping this much, and a
+# cosine above the floor (measured with MiniLM on tests/review/crosstalk_pairs.json: lay-name paraphrases score
+# 0.57-0.83, e.g. "TBI" / "traumatic brain injury" 0.60; no near-miss pair shares a gate key).
+INTENT_MIN_OVERLAP = 0.6
+GRAPH_INTENT_FLOOR = 0.5
+
+
+def question_intent_words(*, question: str) -> str:
+    """Return a question's intent words, its entity names (lay names included) left out."""
+    from knowledge.extraction import entities_extract
+    from knowledge.gate import intent_words
+
+    terms = {alias.lower(): term for term, aliases in glossary_get().items() for alias in (term, *aliases)}
+    found = entities_extract(text=question, terms=terms, conditions=condition_names_get())
+    return intent_words(text=question, mentions=[e.text for e in found])
+
+
 def answer_cached_similar(
     *, vector: np.ndarray, model_name: str, gate_key: str, semantic_threshold: float, graph_threshold: float,
-    graph_allowed: bool,
+    graph_allowed: bool, question: str = "",
 ) -> CacheHit | None:
     """Return a stored answer to a question that means the same, behind the entity gate, or None.
 
     Only answers with the same gate key (codes, forms, benefits, numbers, negation, comparisons, frequencies,
     topic; see knowledge.gate) are candidates, so "DC 5260" never serves "DC 5261" and "with a CPAP" never
     serves "without a CPAP". A candidate counts when its similarity clears the semantic threshold, or the
-    graph one when the question names entities (the graph edges carry the meaning). Of those, a verified
+    graph one when the question names entities (the graph edges carry the meaning), or, when the gate names a
+    code, form or benefit, when ``question`` asks the same beyond them (``INTENT_MIN_OVERLAP``). Of those, a verified
     answer wins (weighted ×1.5); else a flagged one blocks the question (``under_review``: its text must not
     be served again, nor made again); else the nearest answer that needs no review.
 
@@ -307,16 +327,21 @@ def answer_cached_similar(
         AnsweredQuestion.objects.filter(_cached(), gate_key=gate_key, embedding_model=model_name)
         .annotate(distance=CosineDistance(column, vector))
         .order_by("distance")
-        .values_list("id", "distance", "verified", "flagged", "needs_review")[:SIMILAR_CANDIDATES]
+        .values_list("id", "distance", "verified", "flagged", "needs_review", "intent_words")[:SIMILAR_CANDIDATES]
     )
+    by_intent = bool(question) and gate_has_entities(gate_key)
+    intent = question_intent_words(question=question) if by_intent else ""
     verified_hit = blocking_hit = plain_hit = None
-    for pk, distance, verified, flagged, needs_review in rows:
+    for pk, distance, verified, flagged, needs_review, stored_intent in rows:
         if distance is None:
             continue
         similarity = 1.0 - float(distance)
         if similarity >= semantic_threshold:
             level = "semantic"
         elif graph_allowed and similarity >= graph_threshold:
+            level = "graph"
+        elif (by_intent and similarity >= GRAPH_INTENT_FLOOR
+              and intent_overlap(intent, stored_intent) >= INTENT_MIN_OVERLAP):
             level = "graph"
         else:
             continue

@@ -547,7 +547,7 @@ def answered_question_create(
     from django.db import connection
 
     from knowledge.models import AnsweredQuestion, QuestionEntity, QuestionSource, QuestionTopic
-    from knowledge.selectors import topic_ids_get
+    from knowledge.selectors import question_intent_words, topic_ids_get
 
     with transaction.atomic():
         # A stored answer can be made again; a crash may lose the last few hundred milliseconds of them, and in
@@ -557,7 +557,8 @@ def answered_question_create(
         try:
             with transaction.atomic():
                 row = AnsweredQuestion.objects.create(
-                    question=question, question_hash=question_hash, gate_key=gate_key[:500], answer=answer,
+                    question=question, question_hash=question_hash, gate_key=gate_key[:500],
+                    intent_words=question_intent_words(question=question)[:500] if not refused else "", answer=answer,
                     citations=citations, question_embedding=question_vector, embedding_model=embedding_model,
                     confidence=min(max(confidence, 0.0), 1.0), retrieval_score=retrieval_score,
                     retrieved=retrieved, weak_retrieval=weak_retrieval, refused=refused,

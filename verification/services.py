@@ -217,7 +217,7 @@ def answer_question(*, question: object, use_cache: bool = True, request_id: str
         hit = kb.answer_cached_similar(
             vector=vector, model_name=provider.model_name, gate_key=ctx.gate_key,
             semantic_threshold=limits["semantic_cache"], graph_threshold=limits["graph_cache"],
-            graph_allowed=bool(entities),
+            graph_allowed=bool(entities), question=text,
         )
         if hit:
             trace.mark("cache_similar", f"{hit.level}:{hit.similarity:.3f}")

@@ -54,3 +54,15 @@ def test_rates_and_numbers_are_read_in_words_and_digits():
 def test_a_long_key_keeps_its_start_and_a_digest():
     key = gate_key_build(text=" ".join(str(n) for n in range(200)), entities=[], topics=["t"])
     assert len(key) == 500 and key.startswith("t:t|e:|n:0,1,10,100")
+
+
+def test_intent_words_leave_the_entities_out():
+    from knowledge.gate import gate_has_entities, intent_overlap, intent_words
+
+    short = intent_words(text="What is the rating for TBI?", mentions=["TBI"])
+    spelled = intent_words(text="How does VA rate traumatic brain injury?", mentions=["traumatic brain injury"])
+    assert short == spelled == "rat"
+    eligible = intent_words(text="Who is eligible for CHAMPVA?", mentions=["CHAMPVA"])
+    dental = intent_words(text="Does CHAMPVA cover dental care?", mentions=["CHAMPVA"])
+    assert intent_overlap(eligible, dental) == 0.0 and intent_overlap(short, spelled) == 1.0
+    assert gate_has_entities("t:x|e:dc_code:8045|n:|m:") and not gate_has_entities("t:x|e:|n:|m:")
