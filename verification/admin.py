@@ -169,6 +169,9 @@ class AnsweredQuestionAdmin(admin.ModelAdmin):
     def has_change_permission(self, request, obj=None):
         return False  # decisions are buttons and actions below, each a service with its history
 
+    def has_delete_permission(self, request, obj=None):
+        return False  # a reviewer's decision is never lost: answers leave the cache, not the database
+
     def has_verify_permission(self, request):
         return request.user.has_perm("knowledge.verify_answeredquestion")
 
@@ -396,6 +399,9 @@ class LowConfidenceReportAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request, obj=None):
         return False  # resolving is an action with a note, kept in the history
+
+    def has_delete_permission(self, request, obj=None):
+        return False
 
     def has_resolve_permission(self, request):
         return request.user.has_perm("verification.resolve_lowconfidencereport")

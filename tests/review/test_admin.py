@@ -210,3 +210,11 @@ def test_editing_the_knowledge_base_asks_why_and_keeps_who(client, reviewer, ans
     answered.refresh_from_db()
     assert answered.stale and not answered.current
     assert answered.source_changes.get().after.endswith("never 20%.")
+
+
+def test_answers_and_reports_cannot_be_deleted_even_by_a_superuser(client, django_user_model, answered):
+    admin = django_user_model.objects.create_superuser("admin", "admin@example.org", "pw-long-enough-123")
+    client.force_login(admin)
+    url = reverse("admin:knowledge_answeredquestion_delete", args=[answered.id])
+    assert client.post(url, {"post": "yes"}, secure=True).status_code == 403
+    assert AnsweredQuestion.objects.filter(id=answered.id).exists()
