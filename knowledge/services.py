@@ -592,15 +592,21 @@ ONE_CURRENT_CONSTRAINT = "answered_one_current_per_question"
 
 def answer_hit_record(*, answered_question_id: int) -> None:
     """Count a serve from the cache: hits, the last time, and whether it was a verified answer."""
+    from django.db import connection
     from django.db.models import Case, F, Value, When
     from django.db.models.functions import Now
 
     from knowledge.models import AnsweredQuestion
 
-    AnsweredQuestion.objects.filter(id=answered_question_id).update(
-        hit_count=F("hit_count") + 1, last_served_at=Now(),
-        verified_hit_count=F("verified_hit_count") + Case(When(verified=True, then=Value(1)), default=Value(0)),
-    )
+    with transaction.atomic():
+        # A count lost to a crash costs nothing; waiting for the WAL flush cost most of a cache hit (measured:
+        # 8 ms of a 16 ms exact hit on a loaded machine).
+        with connection.cursor() as cursor:
+            cursor.execute("SET LOCAL synchronous_commit TO OFF")
+        AnsweredQuestion.objects.filter(id=answered_question_id).update(
+            hit_count=F("hit_count") + 1, last_served_at=Now(),
+            verified_hit_count=F("verified_hit_count") + Case(When(verified=True, then=Value(1)), default=Value(0)),
+        )
 
 
 def answers_cache_clear(*, topic: str | None = None, include_reviewed: bool = False) -> int:
