@@ -9,17 +9,13 @@ import numpy as np
 from django.conf import settings
 
 from knowledge import selectors as kb
-from knowledge.extraction import lay_terms_expand
-from verification.generators import Generation
-from verification.generators.extractive import extractive_generate
+from verification.generators import EXTRACTIVE, GenerationContext, GenerationError, Generator, generator_get
 from verification.layers.citations import citations_verify
 from verification.layers.cleanup import CITATION_MARKER_RE, citations_cleanup
 from verification.layers.confidence import answer_confidence, confidence_assess
 from verification.layers.numbers import numbers_verify
-from verification.layers.prompt import grounding_prompt_build
 from verification.layers.types import verification_dict_build
 from verification.layers.url_whitelist import urls_enforce
-from verification.llm_client import LLMError, chat_complete
 from verification.pipeline.reply import refused
 from verification.pipeline.retrieval import RETRIEVAL_ENTITY_TYPES, weak_refusal
 from verification.pipeline.runner import Step, steps_run
@@ -28,7 +24,6 @@ from verification.routing import model_route
 
 logger = logging.getLogger("verification.answers")
 
-FALLBACK_MODEL = "extractive"
 OFFLINE_ROUTING_REASON = "embedding_service_unavailable"
 
 
@@ -42,42 +37,42 @@ def route(state: AnswerState) -> AnswerState:
 
 
 def _llm_wanted(state: AnswerState) -> bool:
-    return settings.LLM_PROVIDER == "openai" and not state.offline_reason
+    return _configured().name != EXTRACTIVE and not state.offline_reason
+
+
+def _configured() -> Generator:
+    return generator_get(name=settings.LLM_PROVIDER)
+
+
+def _context(state: AnswerState) -> GenerationContext:
+    return GenerationContext(
+        model=state.route.model, question_vector=state.vector, chunk_types=state.chunk_types or {},
+        codes=tuple(state.entity_values(*RETRIEVAL_ENTITY_TYPES)), embedding_model=state.model_name,
+        provider_name=state.provider_name,
+    )
 
 
 def generate(state: AnswerState) -> AnswerState:
     if not _llm_wanted(state):
-        return replace(state, draft=_extractive_draft(state), decision="extractive")
-    prompt = grounding_prompt_build(question=state.text, chunks=list(state.chunks))
+        return replace(state, draft=_extractive_draft(state), decision=EXTRACTIVE)
     try:
-        reply = chat_complete(system=prompt.system, user=prompt.user, model=state.route.model)
-    except LLMError as exc:
+        generation = _configured().generate(question=state.text, chunks=state.chunks, context=_context(state))
+    except GenerationError as exc:
         logger.warning("LLM failed, answering extractively: %s", exc)
         return replace(state, draft=None, decision=f"llm_failed:{type(exc.__cause__ or exc).__name__}")
-    generation = Generation(text=reply.text, model=reply.model, prompt_tokens=reply.prompt_tokens,
-                            completion_tokens=reply.completion_tokens)
-    return replace(state, draft=Draft(generation=generation, text=generation.text), decision=f"llm:{reply.model}")
+    return replace(state, draft=Draft(generation=generation, text=generation.text), decision=f"llm:{generation.model}")
 
 
 def _extractive_draft(state: AnswerState) -> Draft:
-    chunks = state.chunks
-    units = kb.chunk_units_get(chunks=[(c.chunk_id, c.content) for c in chunks], model_name=state.model_name)
-    missing = [c for c in chunks if not units.get(c.chunk_id)]
-    if missing:  # chunks whose sentences were not embedded yet: embed them now rather than fail
-        from knowledge.services import chunk_units_build
-
-        units.update(chunk_units_build(chunks=[(c.chunk_id, c.content) for c in missing],
-                                       provider_name=state.provider_name))
-    generation = extractive_generate(
-        question=lay_terms_expand(text=state.text), question_vector=state.vector, chunks=list(chunks), units=units,
-        chunk_types=state.chunk_types, codes=state.entity_values(*RETRIEVAL_ENTITY_TYPES),
-    )
+    """The extractive generator's answer, its model naming why it answered when another was configured."""
+    generation = generator_get(name=EXTRACTIVE).generate(question=state.text, chunks=state.chunks,
+                                                         context=_context(state))
     if state.offline_reason:
-        generation = Generation(text=generation.text, model=f"{FALLBACK_MODEL} ({state.offline_reason})",
-                                quotes=generation.quotes, fallback_reason=state.offline_reason)
-    elif settings.LLM_PROVIDER == "openai":
-        generation = Generation(text=generation.text, model=f"{FALLBACK_MODEL} (fallback from {state.route.model})",
-                                quotes=generation.quotes, fallback_reason="llm_failed_or_unsupported")
+        generation = replace(generation, model=f"{EXTRACTIVE} ({state.offline_reason})",
+                             fallback_reason=state.offline_reason)
+    elif _configured().name != EXTRACTIVE:
+        generation = replace(generation, model=f"{EXTRACTIVE} (fallback from {state.route.model})",
+                             fallback_reason="llm_failed_or_unsupported")
     return Draft(generation=generation, text=generation.text)
 
 
