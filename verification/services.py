@@ -13,12 +13,15 @@ from __future__ import annotations
 import logging
 import unicodedata
 import uuid
+from collections.abc import Sequence
 
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from knowledge import selectors as kb
 from knowledge.models import AnsweredQuestion
+from verification.followup import HISTORY_MAX
 from verification.layers.types import SourceChunk
 from verification.pipeline import answer_pipeline_run
 from verification.pipeline.generation import whitelist as _whitelist
@@ -30,6 +33,11 @@ ERR_EMPTY = "The question is empty. Type a question about VA benefits."
 ERR_TOO_LONG = "The question is too long: at most {limit} characters, please."
 ERR_CONTROL = "The question contains control characters. Remove them and try again."
 ERR_NOT_TEXT = "The question must be text."
+ERR_UNKNOWN_TOPIC = "There is no topic “{topic}”. Use one of: {topics}."
+ERR_UNKNOWN_SOURCE = "There is no source “{source}”. Give the address of an official page the answers cite."
+ERR_HISTORY = "The history must be a list of the conversation's earlier questions, as text."
+# A topic or source echoed back in an error is cut here, so a pasted paragraph can't fill the message.
+MAX_ECHO_CHARS = 120
 _CONTROL_ALLOWED = {"\n", "\t", "\r"}
 
 
@@ -54,10 +62,53 @@ def question_validate(*, question: object) -> str:
     return question
 
 
-def answer_question(*, question: object, use_cache: bool = True, request_id: str | None = None) -> AnswerResult:
-    """Answer a question from the knowledge base with citations, or refuse; store and return the answer."""
-    return answer_pipeline_run(AnswerState(asked=question_validate(question=question), use_cache=use_cache,
-                                           request_id=request_id or f"req-{uuid.uuid4().hex[:16]}"))
+def answer_question(
+    *, question: object, use_cache: bool = True, request_id: str | None = None, topic: str | None = None,
+    source: str | None = None, history: Sequence[str] = (),
+) -> AnswerResult:
+    """Answer a question from the knowledge base with citations, or refuse; store and return the answer.
+
+    ``topic`` (a topic slug) or ``source`` (a source's URL) keep retrieval and every cache level to that topic
+    or page. ``history`` holds the conversation's earlier questions, oldest first, as they were answered
+    (rewritten, personal data removed); a follow-up is rewritten with them before anything else.
+    """
+    return answer_pipeline_run(AnswerState(
+        asked=question_validate(question=question), use_cache=use_cache,
+        request_id=request_id or f"req-{uuid.uuid4().hex[:16]}", topic=topic_validate(topic=topic),
+        source=source_validate(source=source), history=history_validate(history=history),
+    ))
+
+
+def topic_validate(*, topic: object) -> str | None:
+    """Return the topic slug, None when none is given, or raise QuestionInvalid naming an unknown one."""
+    if topic is None or topic == "":
+        return None
+    if not isinstance(topic, str) or topic not in kb.topic_ids_get():
+        known = ", ".join(sorted(kb.topic_ids_get()))
+        raise QuestionInvalid("unknown_topic", ERR_UNKNOWN_TOPIC.format(topic=_echo(topic), topics=known))
+    return topic
+
+
+def source_validate(*, source: object) -> str | None:
+    """Return the source URL, None when none is given, or raise QuestionInvalid naming an unknown one."""
+    if source is None or source == "":
+        return None
+    if not isinstance(source, str) or not kb.source_exists(url=source):
+        raise QuestionInvalid("unknown_source", ERR_UNKNOWN_SOURCE.format(source=_echo(source)))
+    return source
+
+
+def history_validate(*, history: object) -> tuple[str, ...]:
+    """Return the last HISTORY_MAX earlier questions, trimmed, or raise QuestionInvalid."""
+    if isinstance(history, str) or not isinstance(history, Sequence) or \
+            not all(isinstance(item, str) for item in history):
+        raise QuestionInvalid("invalid_history", ERR_HISTORY)
+    return tuple(item.strip() for item in history if item.strip())[-HISTORY_MAX:]
+
+
+def _echo(value: object) -> str:
+    text = " ".join(str(value).split())
+    return text if len(text) <= MAX_ECHO_CHARS else text[: MAX_ECHO_CHARS - 1] + "…"
 
 
 # ---- reviewer workflow ----

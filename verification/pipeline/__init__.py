@@ -23,6 +23,8 @@ def _caching(state: AnswerState) -> bool:
 ANSWER_STEPS: tuple[Step, ...] = (
     Step("scrub_pii", intake.scrub_pii),
     Step("normalise", intake.normalise),
+    Step("rewrite", intake.rewrite, when=intake.has_history),  # a follow-up, with the conversation's context
+    Step("crisis", intake.crisis),  # the Veterans Crisis Line before any cached answer
     Step("cache_exact", intake.cache_exact),  # L1
     Step("classify", intake.classify),  # topics and entities (codes, forms, benefits, terms)
     Step("scope", intake.scope),  # another agency's program, medical advice, chit-chat, crisis

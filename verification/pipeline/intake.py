@@ -8,12 +8,13 @@ from dataclasses import replace
 
 from knowledge import selectors as kb
 from knowledge.extraction import entities_extract, topics_classify
+from verification.followup import question_rewrite
 from verification.layers.refusal import refusal_build
 from verification.layers.types import Refusal
 from verification.pipeline.reply import cached, refused
 from verification.pipeline.state import AnswerState
 from verification.preprocess import PII_NOTICE, pii_scrub, question_hash, question_normalise
-from verification.scope import CATEGORY_MESSAGES, scope_check
+from verification.scope import CATEGORY_CRISIS, CATEGORY_MESSAGES, scope_check
 
 _NUMBER_RE = re.compile(r"\d+(?:\.\d+)?")
 TOPICS_KEPT = 3
@@ -26,7 +27,34 @@ def scrub_pii(state: AnswerState) -> AnswerState:
 
 
 def normalise(state: AnswerState) -> AnswerState:
-    return replace(state, normalised=question_normalise(text=state.text), digest=question_hash(text=state.text))
+    return _keyed(state)
+
+
+def _keyed(state: AnswerState) -> AnswerState:
+    return replace(state, normalised=question_normalise(text=state.text),
+                   digest=question_hash(text=state.text, restriction=state.restriction))
+
+
+def has_history(state: AnswerState) -> bool:
+    return bool(state.history)
+
+
+def rewrite(state: AnswerState) -> AnswerState:
+    """Rewrite a follow-up ("what about my knee?") with the conversation's earlier questions."""
+    history = tuple(pii_scrub(text=question).text for question in state.history)
+    rewritten = question_rewrite(question=state.text, history=history, terms=_glossary_terms(kb.glossary_get()),
+                                 conditions=kb.condition_names_get())
+    if rewritten is None:
+        return replace(state, decision="standalone")
+    return _keyed(replace(state, text=rewritten, rewritten=rewritten, decision=rewritten))
+
+
+def crisis(state: AnswerState) -> AnswerState:
+    """Answer a question that signals crisis with the Veterans Crisis Line, before any cached answer."""
+    if scope_check(question=state.asked).category == CATEGORY_CRISIS:
+        message = CATEGORY_MESSAGES[CATEGORY_CRISIS]
+        return refused(state, Refusal(reason="out_of_scope", message=message), f"out_of_scope:{CATEGORY_CRISIS}")
+    return replace(state, decision="none")
 
 
 def cache_exact(state: AnswerState) -> AnswerState:
@@ -37,21 +65,30 @@ def cache_exact(state: AnswerState) -> AnswerState:
 
 def classify(state: AnswerState) -> AnswerState:
     glossary = kb.glossary_get()
-    terms = {alias.lower(): term for term, aliases in glossary.items() for alias in (term, *aliases)}
-    found = entities_extract(text=state.text, terms=terms, conditions=kb.condition_names_get())
+    found = entities_extract(text=state.text, terms=_glossary_terms(glossary), conditions=kb.condition_names_get())
     topic_scores = topics_classify(text=state.text, topics=kb.topic_keywords_get())[:TOPICS_KEPT]
     topics = tuple(slug for slug, _ in topic_scores)
     entities = tuple((e.type, e.value) for e in found)
     return replace(state, glossary=glossary, topics=topics, topic_scores=tuple(topic_scores), entities=entities,
-                   gate_key=gate_key_build(normalised=state.normalised, entities=entities, topics=topics),
+                   gate_key=gate_key_build(normalised=state.normalised, entities=entities, topics=topics,
+                                           restriction=state.restriction),
                    decision=",".join(topics) or None)
 
 
-def gate_key_build(*, normalised: str, entities: tuple[tuple[str, str], ...], topics: tuple[str, ...]) -> str:
-    """The entity gate of the semantic and graph caches: same codes, forms, benefits, numbers and topic."""
+def _glossary_terms(glossary) -> dict[str, str]:
+    """Every lower-case name of a glossary term → the term."""
+    return {alias.lower(): term for term, aliases in glossary.items() for alias in (term, *aliases)}
+
+
+def gate_key_build(
+    *, normalised: str, entities: tuple[tuple[str, str], ...], topics: tuple[str, ...], restriction: str = ""
+) -> str:
+    """The entity gate of the semantic and graph caches: same codes, forms, benefits, numbers and topic, and
+    the same topic or source restriction (an answer made from the whole corpus may cite outside it)."""
     values = sorted({f"{kind}:{value}" for kind, value in entities if kind != "term"})
     numbers = sorted(set(_NUMBER_RE.findall(normalised)))
-    return f"t:{topics[0] if topics else ''}|e:{','.join(values)}|n:{','.join(numbers)}"
+    key = f"t:{topics[0] if topics else ''}|e:{','.join(values)}|n:{','.join(numbers)}"
+    return f"{key}|r:{restriction}" if restriction else key
 
 
 def scope(state: AnswerState) -> AnswerState:

@@ -39,18 +39,19 @@ def with_notice(answer: str, notice: str | None) -> str:
 
 
 def cached(state: AnswerState, hit: kb.CacheHit, decision: str) -> AnswerState:
-    """Return the state finished with the stored answer ``hit`` names, for the question as asked here."""
+    """Return the state finished with the stored answer ``hit`` names, for the question as asked here: the
+    stored question is never shown, it is another person's words."""
     row = AnsweredQuestion.objects.defer("question_embedding", "answer_embedding").get(id=hit.answered_question_id)
     answer_hit_record(answered_question_id=row.id)
     topics = list(row.topics.order_by("-questiontopic__score").values_list("slug", flat=True))
     entities = [{"type": t, "value": v} for t, v in row.entities.values_list("type", "value")]
     result = AnswerResult(
-        id=row.id, question=row.question, answer=with_notice(row.answer, state.notice), citations=row.citations,
+        id=row.id, question=state.asked, answer=with_notice(row.answer, state.notice), citations=row.citations,
         confidence=round(row.confidence, 3), weak_retrieval=row.weak_retrieval, refused=row.refused,
         refusal_reason=row.refusal_reason or None, warning=row.warning or None, suggestions=row.suggestions,
         cache=hit.level, model=row.model, routing_reason=row.routing_reason, topics=topics, entities=entities,
         verification=row.verification, verified=row.verified, flagged=row.flagged, request_id=state.request_id,
-        trace=[], latency_ms=0.0,
+        trace=[], latency_ms=0.0, rewritten_question=state.rewritten,
     )
     return replace(state, result=result, decision=decision)
 
@@ -77,13 +78,13 @@ def store(state: AnswerState) -> AnswerState:
 
         transaction.on_commit(lambda: low_confidence_report_task.delay(row.id))
     result = AnswerResult(
-        id=row.id, question=state.text, answer=with_notice(reply.answer, state.notice),
+        id=row.id, question=state.asked, answer=with_notice(reply.answer, state.notice),
         citations=[dict(c) for c in reply.citations], confidence=round(row.confidence, 3),
         weak_retrieval=state.weak, refused=reply.refused, refusal_reason=reply.refusal_reason or None,
         warning=reply.warning, suggestions=list(reply.suggestions), cache="miss", model=reply.model,
         routing_reason=reply.routing_reason, topics=list(state.topics), entities=state.entity_dicts(),
         verification=dict(reply.verification), verified=False, flagged=False, request_id=state.request_id,
-        trace=[], latency_ms=0.0,
+        trace=[], latency_ms=0.0, rewritten_question=state.rewritten,
     )
     return replace(state, result=result)
 

@@ -99,7 +99,8 @@ def _definition(state: AnswerState, term: str, canonical: str) -> AnswerState:
 
 def _corpus_uses(state: AnswerState, term: str) -> bool:
     phrase = re.compile(r"(?<!\w)" + r"\W+".join(map(re.escape, term.split())) + r"(?!\w)", re.IGNORECASE)
-    probe = kb.chunks_search(query=state.text, query_vector=state.vector, top_k=TERM_PROBE_TOP_K)
+    probe = kb.chunks_search(query=state.text, query_vector=state.vector, top_k=TERM_PROBE_TOP_K,
+                             topic=state.topic, source=state.source)
     return any(phrase.search(f"{hit.title} {hit.content}") for hit in probe)
 
 
@@ -123,7 +124,7 @@ def retrieve(state: AnswerState) -> AnswerState:
     hits = kb.chunks_search(
         query=lexical_query, query_vector=state.vector, top_k=settings.RETRIEVAL_TOP_K,
         entity_ids=[pk for (kind, _), pk in entity_ids.items() if kind in RETRIEVAL_ENTITY_TYPES],
-        provider_name=state.provider_name,
+        provider_name=state.provider_name, topic=state.topic, source=state.source,
     )
     chunks = tuple(
         SourceChunk(number=h.rank, chunk_id=h.chunk_id, entry_id=h.entry_id, title=h.title, url=h.url,

@@ -38,9 +38,11 @@ class AnswerResult:
     request_id: str
     trace: list[dict[str, Any]]
     latency_ms: float
+    rewritten_question: str | None = None  # the follow-up as answered, rewritten from the conversation
 
     def to_dict(self) -> dict[str, Any]:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+        """Return the API contract's fields (DESIGN.md); ``rewritten_question`` is the serializer's to add."""
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "rewritten_question"}
 
 
 @dataclass(frozen=True)
@@ -86,7 +88,7 @@ class AnswerState:
     use_cache: bool = True
     topic: str | None = None
     source: str | None = None
-    history: tuple[str, ...] = ()
+    history: tuple[str, ...] = ()  # the conversation's earlier questions, oldest first
     started: float = field(default_factory=time.perf_counter)
     # The question answered: as asked, or rewritten from the conversation.
     text: str = ""
@@ -124,6 +126,12 @@ class AnswerState:
     # The runner's bookkeeping: the last step's decision, and the trace so far.
     decision: str | None = None
     trace: tuple[Mapping[str, Any], ...] = ()
+
+    @property
+    def restriction(self) -> str:
+        """The topic or source retrieval and the caches are kept to, as part of the caches' keys."""
+        parts = [f"topic={self.topic}"] if self.topic else []
+        return ";".join(parts + ([f"source={self.source}"] if self.source else []))
 
     def entity_values(self, *types: str) -> list[str]:
         return [value for kind, value in self.entities if kind in types]
