@@ -128,14 +128,21 @@ def question_meaning(*, text: str) -> QuestionMeaning:
     )
 
 
-def gate_key_build(*, text: str, entities: Sequence[Mapping[str, str]], topics: Sequence[str]) -> str:
-    """Return the gate key of a question: two questions may share a cached answer only when their keys match."""
+def gate_key_build(
+    *, text: str, entities: Sequence[Mapping[str, str]], topics: Sequence[str], restriction: str = ""
+) -> str:
+    """Return the gate key of a question: two questions may share a cached answer only when their keys match.
+
+    ``restriction`` is the topic or source the question was kept to (an answer made from the whole corpus may
+    cite outside it)."""
     meaning = question_meaning(text=text)
     values = sorted({f"{e['type']}:{e['value']}" for e in entities if e["type"] in GATE_ENTITY_TYPES})
     markers = [*(["neg"] if meaning.negated else []), *(f"cmp:{c}" for c in meaning.comparisons),
                *(f"per:{r}" for r in meaning.rates)]
     key = (f"t:{topics[0] if topics else ''}|e:{','.join(values)}|n:{','.join(meaning.numbers)}"
            f"|m:{','.join(markers)}")
+    if restriction:
+        key = f"{key}|r:{restriction}"
     if len(key) > GATE_KEY_MAX_CHARS:
         digest = hashlib.sha256(key.encode()).hexdigest()
         key = f"{key[:GATE_KEY_MAX_CHARS - len(digest) - 1]}#{digest}"

@@ -258,7 +258,7 @@ class AnsweredQuestionAdmin(admin.ModelAdmin):
         row = self.get_object(request, object_id)
         extra = {}
         if row is not None:
-            from verification.services import thresholds
+            from verification.pipeline.retrieval import thresholds
 
             extra = {
                 "row": row,

@@ -15,7 +15,8 @@ from django.utils import timezone
 
 from knowledge.models import AnsweredQuestion, Chunk
 from knowledge.selectors import answer_cached_similar
-from verification.services import answer_question, thresholds
+from verification.pipeline.retrieval import thresholds
+from verification.services import answer_question
 
 PAIRS_FILE = Path(settings.BASE_DIR) / "tests" / "review" / "crosstalk_pairs.json"
 GOLDEN_FILE = Path(settings.BASE_DIR) / "tests" / "golden" / "golden.jsonl"

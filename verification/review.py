@@ -274,8 +274,9 @@ def cited_sources(*, answered_question: AnsweredQuestion) -> list[SourceChunk]:
 def correction_check(*, answered_question: AnsweredQuestion, text: str) -> CorrectionCheck:
     """Run an edited answer through L6 (citation markers), L3 (URL whitelist), L4 (citations) and L5 (numbers
     and codes) against the sources the answer cites; return the problems, none when it may be served."""
-    # Imported here: the pipeline module imports this one for ``cached_answer_content``.
-    from verification.services import _whitelist, thresholds
+    # Imported here: the pipeline imports this module for ``cached_answer_content``.
+    from verification.pipeline.generation import whitelist
+    from verification.pipeline.retrieval import thresholds
 
     text = (text or "").strip()
     sources = cited_sources(answered_question=answered_question)
@@ -291,7 +292,7 @@ def correction_check(*, answered_question: AnsweredQuestion, text: str) -> Corre
         problems.append(ERR_CORRECTION_NO_CITATION.format(count=count))
     problems += [ERR_SOURCE_REMOVED.format(number=s.number, entry_id=s.entry_id)
                  for s in sources if s.number in used and not s.content]
-    urls = urls_enforce(answer=cleanup.text, whitelisted_domains=_whitelist(), chunks=sources)
+    urls = urls_enforce(answer=cleanup.text, whitelisted_domains=whitelist(), chunks=sources)
     if urls.invalid_urls:
         problems.append(ERR_CORRECTION_URLS.format(urls=", ".join(urls.invalid_urls)))
     flag_below = thresholds()["citation_flag"]
