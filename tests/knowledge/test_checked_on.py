@@ -98,3 +98,4 @@ def test_jsonl_and_markdown_documents_carry_the_date(tmp_path):
         corpus_parse(paths=[folder])
     assert caught.value.location == "file bad.md"
 
+
