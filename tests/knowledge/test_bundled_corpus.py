@@ -29,9 +29,9 @@ MOST_CLAIMED = {
     "chronic fatigue syndrome": "6354", "prostate cancer": "7528", "enlarged prostate": "7527", "vertigo": "6204",
     "Meniere's syndrome": "6205", "limitation of elbow flexion": "5206", "limitation of wrist motion": "5215",
     "hallux valgus": "5280", "other foot injuries": "5284", "hypothyroidism": "7903", "atrial fibrillation": "7010",
-    "temporomandibular disorder": "9905", "rheumatoid arthritis": "5002", "hammer toe": "5282", "claw foot": "5278",
-    "endometriosis": "7629", "epilepsy": "8910", "Parkinson's disease": "8004", "kidney stones": "7508",
-    "acne": "7828", "hyperthyroidism": "7900", "shoulder replacement": "5051",
+    "temporomandibular disorder": "9905", "rheumatoid arthritis": "5002", "gout": "5017", "hammer toe": "5282",
+    "claw foot": "5278", "endometriosis": "7629", "epilepsy": "8910", "Parkinson's disease": "8004",
+    "kidney stones": "7508", "acne": "7828", "hyperthyroidism": "7900", "shoulder replacement": "5051",
 }
 # Benefits every release must answer, by a word each topic's chunks must carry.
 BENEFIT_TOPICS = {
