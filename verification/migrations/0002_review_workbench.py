@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('knowledge', '0004_review_workbench'),
+        ('knowledge', '0005_review_workbench'),
         ('verification', '0001_initial'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]

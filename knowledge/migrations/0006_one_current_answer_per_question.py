@@ -1,4 +1,4 @@
-"""Before a question may hold one current answer (0006), keep the best of each question's current answers (a
+"""Before a question may hold one current answer (0007), keep the best of each question's current answers (a
 verified one, else the newest) and take the others out of the cache."""
 
 from django.db import migrations
@@ -20,7 +20,7 @@ def keep_one_current(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('knowledge', '0004_review_workbench'),
+        ('knowledge', '0005_review_workbench'),
     ]
 
     operations = [

@@ -10,7 +10,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('knowledge', '0005_one_current_answer_per_question'),
+        ('knowledge', '0006_one_current_answer_per_question'),
     ]
 
     operations = [

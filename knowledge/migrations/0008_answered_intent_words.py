@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('knowledge', '0006_review_constraints'),
+        ('knowledge', '0007_review_constraints'),
     ]
 
     operations = [
