@@ -218,3 +218,16 @@ def test_answers_and_reports_cannot_be_deleted_even_by_a_superuser(client, djang
     url = reverse("admin:knowledge_answeredquestion_delete", args=[answered.id])
     assert client.post(url, {"post": "yes"}, secure=True).status_code == 403
     assert AnsweredQuestion.objects.filter(id=answered.id).exists()
+
+
+def test_feedback_shows_on_the_page_escaped_and_filters_the_list(client, reviewer, answered):
+    from chat.models import AnswerFeedback
+
+    AnswerFeedback.objects.create(answered_question=answered, voter="conversation-1", helpful=False,
+                                  reason="missing", comment=HOSTILE)
+    client.force_login(reviewer)
+    page = client.get(change_url(answered.id), secure=True).content.decode()
+    assert "Missing something" in page and HOSTILE not in page and "&lt;script&gt;" in page
+    url = reverse("admin:knowledge_answeredquestion_changelist")
+    assert "tinnitus" in client.get(url + "?feedback=unhelpful", secure=True).content.decode().lower()
+    assert "tinnitus" not in client.get(url + "?feedback=none", secure=True).content.decode().lower()
