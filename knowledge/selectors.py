@@ -5,11 +5,12 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import date
 
 import cachetools
 import numpy as np
 from django.conf import settings
-from django.db.models import Q
+from django.db.models import Min, Q
 from django.db.models.functions import Cast
 from pgvector.django import CosineDistance, VectorField
 
@@ -481,3 +482,11 @@ def whitelisted_domains() -> list[str]:
     return _reference("whitelist", lambda: list(
         Source.objects.filter(whitelisted=True).values_list("domain", flat=True).distinct()
     ))
+
+
+def sources_checked_on(*, entry_ids: Sequence[str]) -> date | None:
+    """The day the oldest of these chunks' facts were checked against their official pages (None: no date)."""
+    if not entry_ids:
+        return None
+    return Chunk.objects.filter(entry_id__in=list(entry_ids), checked_on__isnull=False).aggregate(
+        oldest=Min("checked_on"))["oldest"]
