@@ -72,6 +72,7 @@ def chunks_search(
     query_vector: np.ndarray | None = None,
     top_k: int | None = None,
     topic: str | None = None,
+    source: str | None = None,
     chunk_type: str | None = None,
     dense_weight: float | None = None,
     lexical_weight: float | None = None,
@@ -81,7 +82,11 @@ def chunks_search(
     provider_name: str | None = None,
 ) -> list[ChunkHit]:
     """Return the top-K chunks for a question: pgvector HNSW cosine, full-text search and the chunks linked
-    to the codes and forms the question names (``entity_ids``), fused by weighted RRF."""
+    to the codes and forms the question names (``entity_ids``), fused by weighted RRF.
+
+    ``topic`` (a topic slug) and ``source`` (a source URL) keep every retriever to the chunks of that topic
+    or page.
+    """
     provider = embedding_provider_get(provider=provider_name)
     if query_vector is None:
         query_vector = provider.embed([query])[0]
@@ -94,7 +99,7 @@ def chunks_search(
     rows = _hybrid_rows(
         vector=query_vector, model_name=provider.model_name, dimensions=provider.dimensions, query_text=query,
         candidates=candidates, top_k=top_k, dense_weight=dense_weight, lexical_weight=lexical_weight,
-        topic=topic, chunk_type=chunk_type, entity_ids=list(entity_ids), entity_weight=entity_weight,
+        topic=topic, source=source, chunk_type=chunk_type, entity_ids=list(entity_ids), entity_weight=entity_weight,
     )
     hits = []
     for rank, row in enumerate(rows, start=1):
@@ -178,7 +183,7 @@ ORDER BY f.fused DESC, f.chunk_id
 
 def _hybrid_rows(
     *, vector: np.ndarray, model_name: str, dimensions: int, query_text: str, candidates: int, top_k: int,
-    dense_weight: float, lexical_weight: float, topic: str | None, chunk_type: str | None,
+    dense_weight: float, lexical_weight: float, topic: str | None, source: str | None, chunk_type: str | None,
     entity_ids: list[int], entity_weight: float,
 ) -> list[tuple]:
     from django.db import connection
@@ -194,6 +199,9 @@ def _hybrid_rows(
     if topic:
         filters.append("c.topic_id = (SELECT id FROM knowledge_topic WHERE slug = %(topic)s)")
         params["topic"] = topic
+    if source:
+        filters.append("c.source_id = (SELECT id FROM knowledge_source WHERE url = %(source)s)")
+        params["source"] = source
     if chunk_type:
         filters.append("c.type = %(type)s")
         params["type"] = chunk_type
@@ -354,6 +362,12 @@ def topic_ids_get() -> dict[str, int]:
     from knowledge.models import Topic
 
     return _reference("topic_ids", lambda: dict(Topic.objects.values_list("slug", "id")))
+
+
+def source_exists(*, url: str) -> bool:
+    from knowledge.models import Source
+
+    return Source.objects.filter(url=url).exists()
 
 
 def topic_keywords_get() -> dict[str, list[str]]:

@@ -143,8 +143,10 @@ def question_normalise(*, text: str) -> str:
     return _TRAILING_PUNCTUATION_RE.sub("", text)
 
 
-def question_hash(*, text: str) -> str:
-    return hashlib.sha256(question_normalise(text=text).encode("utf-8")).hexdigest()
+def question_hash(*, text: str, restriction: str = "") -> str:
+    """Return the exact cache's key: the normalised question, and the topic or source it was restricted to."""
+    key = question_normalise(text=text) + (f"\n{restriction}" if restriction else "")
+    return hashlib.sha256(key.encode("utf-8")).hexdigest()
 
 
 def _char_clean(char: str) -> str:

@@ -57,6 +57,18 @@ def test_filters_by_topic_and_type(ingested):
     assert [h.entry_id for h in hits] == ["t-nexus"]
 
 
+def test_filters_by_source_in_the_same_round_trip(ingested):
+    from django.test.utils import CaptureQueriesContext
+
+    url = "https://www.va.gov/decision-reviews/higher-level-review/"
+    chunks_search(query="warm the common-words list")
+    with CaptureQueriesContext(connection) as queries:
+        hits = chunks_search(query="what rating do I get for ringing in my ears", source=url)
+    assert [h.entry_id for h in hits] == ["t-hlr"] and hits[0].url == url
+    assert len(queries) == 1
+    assert chunks_search(query="tinnitus", source="https://www.va.gov/no-such-page/") == []
+
+
 def test_top_k_limits_results(ingested):
     assert len(chunks_search(query="VA benefits", top_k=2)) == 2
 

@@ -1,15 +1,19 @@
-"""Answer generators: `extractive` (offline, deterministic) and `openai` (any OpenAI-compatible server)."""
+"""Answer generators behind one interface (``Generator``): ``extractive`` (offline, deterministic) and
+``openai`` (any OpenAI-compatible server). ``generator_get`` picks one by name (``settings.LLM_PROVIDER``)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from verification.generators.base import Generation, GenerationContext, GenerationError, Generator
+
+__all__ = ["EXTRACTIVE", "Generation", "GenerationContext", "GenerationError", "Generator", "generator_get"]
+
+EXTRACTIVE = "extractive"
 
 
-@dataclass(frozen=True)
-class Generation:
-    text: str
-    model: str
-    quotes: dict[int, str] = field(default_factory=dict)  # citation number → the words the answer rests on
-    fallback_reason: str = ""  # why the LLM was not used, when it was asked for
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
+def generator_get(*, name: str) -> Generator:
+    """Return the generator called ``name``; the extractive one for any name not known."""
+    from verification.generators.extractive import ExtractiveGenerator
+    from verification.generators.openai_compatible import OpenAICompatibleGenerator
+
+    generators: dict[str, Generator] = {EXTRACTIVE: ExtractiveGenerator(), "openai": OpenAICompatibleGenerator()}
+    return generators.get(name, generators[EXTRACTIVE])

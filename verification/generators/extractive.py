@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from knowledge.patterns import dc_codes_find, va_forms_find
-from verification.generators import Generation
+from verification.generators.base import Generation, GenerationContext
 from verification.layers.citations import content_words
 from verification.layers.types import SourceChunk
 
@@ -226,3 +226,24 @@ def _join(lines: list[tuple[bool, str]]) -> str:
             out += f" {line}"
         previous_row = is_row
     return out
+
+
+class ExtractiveGenerator:
+    """``extractive_generate`` over the chunks' stored sentence vectors (made now for any not made yet)."""
+
+    name = MODEL_NAME
+
+    def generate(self, *, question: str, chunks: Sequence[SourceChunk], context: GenerationContext) -> Generation:
+        from knowledge import selectors as kb
+        from knowledge.extraction import lay_terms_expand
+        from knowledge.services import chunk_units_build
+
+        pairs = [(c.chunk_id, c.content) for c in chunks]
+        units = kb.chunk_units_get(chunks=pairs, model_name=context.embedding_model)
+        missing = [(pk, content) for pk, content in pairs if not units.get(pk)]
+        if missing:  # chunks whose sentences were not embedded yet: embed them now rather than fail
+            units.update(chunk_units_build(chunks=missing, provider_name=context.provider_name))
+        return extractive_generate(
+            question=lay_terms_expand(text=question), question_vector=context.question_vector, chunks=chunks,
+            units=units, chunk_types=context.chunk_types, codes=context.codes,
+        )

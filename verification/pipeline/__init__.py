@@ -1,0 +1,52 @@
+"""The answer pipeline: named steps over an immutable state, in the order ANSWER_STEPS lists them.
+
+Each step is a function from an AnswerState to the next one (dataclasses.replace), setting ``decision`` for
+the trace. A step that settles the answer sets ``reply`` (a refusal, a glossary definition, a checked
+answer): the steps after it are skipped up to ``store``. A cache hit sets ``result`` and ends the run.
+The runner records every step that ran as {"stage", "ms", "decision"}.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+
+from verification.pipeline import generation, intake, reply, retrieval
+from verification.pipeline.runner import Step, steps_run
+from verification.pipeline.state import AnswerResult, AnswerState
+
+
+def _caching(state: AnswerState) -> bool:
+    return state.use_cache
+
+
+ANSWER_STEPS: tuple[Step, ...] = (
+    Step("scrub_pii", intake.scrub_pii),
+    Step("normalise", intake.normalise),
+    Step("rewrite", intake.rewrite, when=intake.has_history),  # a follow-up, with the conversation's context
+    Step("crisis", intake.crisis),  # the Veterans Crisis Line before any cached answer
+    Step("cache_exact", intake.cache_exact),  # L1
+    Step("classify", intake.classify),  # topics and entities (codes, forms, benefits, terms)
+    Step("scope", intake.scope),  # another agency's program, medical advice, chit-chat, crisis
+    Step("entities", intake.entities_check),  # a code or form that does not exist
+    Step("embed", retrieval.embed),
+    Step("terminology", retrieval.terminology),  # "what is X" from the glossary
+    Step("cache_similar", retrieval.cache_similar, when=_caching),  # L2 semantic, L3 graph
+    Step("retrieve", retrieval.retrieve),  # hybrid: pgvector HNSW + full text + the graph's entities
+    Step("relevance", retrieval.relevance),  # Layer 1 and the 1b refusal
+    Step("route", generation.route),
+    Step("generate", generation.generate),  # Layer 2: the grounding prompt, or the extractive generator
+    *generation.DRAFT_CHECKS,  # L6 cleanup, L3 URLs, L4 citations, L5 numbers
+    Step("fallback", generation.fallback, when=generation.needs_fallback),
+    Step("confidence", generation.confidence),  # L7
+    Step("store", reply.store, final=True),
+)
+
+
+def answer_pipeline_run(state: AnswerState) -> AnswerResult:
+    """Run ANSWER_STEPS on ``state``; return the finished answer with its trace."""
+    state = steps_run(ANSWER_STEPS, state)
+    result = replace(state.result, trace=[dict(entry) for entry in state.trace],
+                     latency_ms=round((time.perf_counter() - state.started) * 1000, 2))
+    reply.result_log(result)
+    return result

@@ -1,0 +1,112 @@
+"""The steps before any vector: personal data, the exact cache, what the question is about, and whether it is
+one this product answers at all."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from knowledge import selectors as kb
+from knowledge.extraction import entities_extract, topics_classify
+from verification.followup import question_rewrite
+from verification.layers.refusal import refusal_build
+from verification.layers.types import Refusal
+from verification.pipeline.reply import cached, refused
+from verification.pipeline.state import AnswerState
+from verification.preprocess import PII_NOTICE, pii_scrub, question_hash, question_normalise
+from verification.scope import CATEGORY_CRISIS, CATEGORY_MESSAGES, scope_check
+
+_NUMBER_RE = re.compile(r"\d+(?:\.\d+)?")
+TOPICS_KEPT = 3
+
+
+def scrub_pii(state: AnswerState) -> AnswerState:
+    scrubbed = pii_scrub(text=state.asked)
+    return replace(state, asked=scrubbed.text, text=scrubbed.text, notice=PII_NOTICE if scrubbed.removed else None,
+                   decision=",".join(scrubbed.removed) or None)
+
+
+def normalise(state: AnswerState) -> AnswerState:
+    return _keyed(state)
+
+
+def _keyed(state: AnswerState) -> AnswerState:
+    return replace(state, normalised=question_normalise(text=state.text),
+                   digest=question_hash(text=state.text, restriction=state.restriction))
+
+
+def has_history(state: AnswerState) -> bool:
+    return bool(state.history)
+
+
+def rewrite(state: AnswerState) -> AnswerState:
+    """Rewrite a follow-up ("what about my knee?") with the conversation's earlier questions."""
+    history = tuple(pii_scrub(text=question).text for question in state.history)
+    rewritten = question_rewrite(question=state.text, history=history, terms=_glossary_terms(kb.glossary_get()),
+                                 conditions=kb.condition_names_get())
+    if rewritten is None:
+        return replace(state, decision="standalone")
+    return _keyed(replace(state, text=rewritten, rewritten=rewritten, decision=rewritten))
+
+
+def crisis(state: AnswerState) -> AnswerState:
+    """Answer a question that signals crisis with the Veterans Crisis Line, before any cached answer."""
+    if scope_check(question=state.asked).category == CATEGORY_CRISIS:
+        message = CATEGORY_MESSAGES[CATEGORY_CRISIS]
+        return refused(state, Refusal(reason="out_of_scope", message=message), f"out_of_scope:{CATEGORY_CRISIS}")
+    return replace(state, decision="none")
+
+
+def cache_exact(state: AnswerState) -> AnswerState:
+    if state.use_cache and (hit := kb.answer_cached_exact(question_hash=state.digest)):
+        return cached(state, hit, decision="hit")
+    return replace(state, decision="miss")
+
+
+def classify(state: AnswerState) -> AnswerState:
+    glossary = kb.glossary_get()
+    found = entities_extract(text=state.text, terms=_glossary_terms(glossary), conditions=kb.condition_names_get())
+    topic_scores = topics_classify(text=state.text, topics=kb.topic_keywords_get())[:TOPICS_KEPT]
+    topics = tuple(slug for slug, _ in topic_scores)
+    entities = tuple((e.type, e.value) for e in found)
+    return replace(state, glossary=glossary, topics=topics, topic_scores=tuple(topic_scores), entities=entities,
+                   gate_key=gate_key_build(normalised=state.normalised, entities=entities, topics=topics,
+                                           restriction=state.restriction),
+                   decision=",".join(topics) or None)
+
+
+def _glossary_terms(glossary) -> dict[str, str]:
+    """Every lower-case name of a glossary term → the term."""
+    return {alias.lower(): term for term, aliases in glossary.items() for alias in (term, *aliases)}
+
+
+def gate_key_build(
+    *, normalised: str, entities: tuple[tuple[str, str], ...], topics: tuple[str, ...], restriction: str = ""
+) -> str:
+    """The entity gate of the semantic and graph caches: same codes, forms, benefits, numbers and topic, and
+    the same topic or source restriction (an answer made from the whole corpus may cite outside it)."""
+    values = sorted({f"{kind}:{value}" for kind, value in entities if kind != "term"})
+    numbers = sorted(set(_NUMBER_RE.findall(normalised)))
+    key = f"t:{topics[0] if topics else ''}|e:{','.join(values)}|n:{','.join(numbers)}"
+    return f"{key}|r:{restriction}" if restriction else key
+
+
+def scope(state: AnswerState) -> AnswerState:
+    decision = scope_check(question=state.text)
+    if decision.in_scope:
+        return replace(state, scope=decision, decision="in_scope")
+    state = replace(state, scope=decision)
+    why = f"out_of_scope:{decision.category}"
+    if decision.category in CATEGORY_MESSAGES:  # crisis, medical advice, chit-chat: their own words
+        return refused(state, Refusal(reason="out_of_scope", message=CATEGORY_MESSAGES[decision.category]), why)
+    detail = {"handler": decision.handler} if decision.handler else None
+    return refused(state, refusal_build(reason="out_of_scope", detail=detail), why)
+
+
+def entities_check(state: AnswerState) -> AnswerState:
+    unknown = kb.entities_unknown(dc_codes=state.entity_values("dc_code"), va_forms=state.entity_values("va_form"))
+    if unknown:
+        kind, value = unknown[0]
+        return refused(state, refusal_build(reason="entity_not_found", detail={"kind": kind, "value": value}),
+                       f"not_found:{kind}:{value}")
+    return replace(state, decision="known" if state.entities else "none")

@@ -1,0 +1,98 @@
+"""The pipeline's ends: refusing, serving a cached answer, and storing the reply as the answer given."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+from typing import Any
+
+from django.db import transaction
+
+from knowledge import selectors as kb
+from knowledge.models import AnsweredQuestion
+from knowledge.services import answer_hit_record, answered_question_create
+from verification.layers.types import Refusal
+from verification.pipeline.state import AnswerResult, AnswerState, Reply
+
+logger = logging.getLogger("verification.answers")
+
+REFUSED_MODEL = "none"
+REFUSED_ROUTING_REASON = "refused"
+
+
+def clean_verification() -> dict[str, Any]:
+    """The verification object of an answer no layer had to check (a refusal, a glossary definition)."""
+    return {"citation_score": 1.0, "invalid_urls": [], "hallucinated_numbers": [], "hallucinated_codes": [],
+            "removed_citations": [], "is_clean": True}
+
+
+def refused(state: AnswerState, refusal: Refusal, decision: str | None = None) -> AnswerState:
+    """Return the state with ``refusal`` as its reply."""
+    reply = Reply(answer=refusal.message, model=REFUSED_MODEL, routing_reason=REFUSED_ROUTING_REASON,
+                  verification=clean_verification(), refused=True, refusal_reason=refusal.reason,
+                  suggestions=tuple(refusal.suggestions))
+    return replace(state, reply=reply, decision=decision)
+
+
+def with_notice(answer: str, notice: str | None) -> str:
+    return f"{notice}\n\n{answer}" if notice else answer
+
+
+def cached(state: AnswerState, hit: kb.CacheHit, decision: str) -> AnswerState:
+    """Return the state finished with the stored answer ``hit`` names, for the question as asked here: the
+    stored question is never shown, it is another person's words."""
+    row = AnsweredQuestion.objects.defer("question_embedding", "answer_embedding").get(id=hit.answered_question_id)
+    answer_hit_record(answered_question_id=row.id)
+    topics = list(row.topics.order_by("-questiontopic__score").values_list("slug", flat=True))
+    entities = [{"type": t, "value": v} for t, v in row.entities.values_list("type", "value")]
+    result = AnswerResult(
+        id=row.id, question=state.asked, answer=with_notice(row.answer, state.notice), citations=row.citations,
+        confidence=round(row.confidence, 3), weak_retrieval=row.weak_retrieval, refused=row.refused,
+        refusal_reason=row.refusal_reason or None, warning=row.warning or None, suggestions=row.suggestions,
+        cache=hit.level, model=row.model, routing_reason=row.routing_reason, topics=topics, entities=entities,
+        verification=row.verification, verified=row.verified, flagged=row.flagged, request_id=state.request_id,
+        trace=[], latency_ms=0.0, rewritten_question=state.rewritten,
+    )
+    return replace(state, result=result, decision=decision)
+
+
+def store(state: AnswerState) -> AnswerState:
+    """Store the reply with its graph edges and trace, then finish with it (final step)."""
+    reply = state.reply
+    entity_ids = state.entity_ids
+    if entity_ids is None:  # answered before retrieval (glossary, refusals): look them up now
+        entity_ids = kb.entity_ids_get(pairs=list(state.entities))
+    row = answered_question_create(
+        question=state.text, question_hash=state.digest, gate_key=state.gate_key, answer=reply.answer,
+        citations=[dict(c) for c in reply.citations], question_vector=state.vector,
+        embedding_model=state.model_name if state.vector is not None else "", confidence=reply.confidence,
+        retrieval_score=state.best_score, retrieved=[dict(r) for r in state.retrieved], weak_retrieval=state.weak,
+        refused=reply.refused, refusal_reason=reply.refusal_reason, warning=reply.warning or "",
+        suggestions=list(reply.suggestions), model=reply.model, routing_reason=reply.routing_reason,
+        verification=dict(reply.verification), trace=[dict(entry) for entry in state.trace],
+        topic_scores=state.topic_scores, entity_ids=list(entity_ids.values()), cited=reply.cited,
+        needs_review=not reply.refused and (reply.report or not reply.verification.get("is_clean", True)),
+    )
+    if reply.report:
+        from verification.tasks import low_confidence_report_task
+
+        transaction.on_commit(lambda: low_confidence_report_task.delay(row.id))
+    result = AnswerResult(
+        id=row.id, question=state.asked, answer=with_notice(reply.answer, state.notice),
+        citations=[dict(c) for c in reply.citations], confidence=round(row.confidence, 3),
+        weak_retrieval=state.weak, refused=reply.refused, refusal_reason=reply.refusal_reason or None,
+        warning=reply.warning, suggestions=list(reply.suggestions), cache="miss", model=reply.model,
+        routing_reason=reply.routing_reason, topics=list(state.topics), entities=state.entity_dicts(),
+        verification=dict(reply.verification), verified=False, flagged=False, request_id=state.request_id,
+        trace=[], latency_ms=0.0, rewritten_question=state.rewritten,
+    )
+    return replace(state, result=result)
+
+
+def result_log(result: AnswerResult) -> None:
+    logger.info(
+        "answer",
+        extra={"request_id": result.request_id, "answered_question_id": result.id, "cache": result.cache,
+               "refused": result.refused, "refusal_reason": result.refusal_reason, "model": result.model,
+               "confidence": result.confidence, "latency_ms": result.latency_ms},
+    )

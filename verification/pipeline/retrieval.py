@@ -1,0 +1,157 @@
+"""The steps around the question's vector: embedding, terminology first, the similar-answer caches, hybrid
+retrieval and the relevance floor."""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import replace
+
+from django.conf import settings
+
+from knowledge import selectors as kb
+from knowledge.embeddings import embedding_provider_get
+from knowledge.embeddings.base import EmbeddingError
+from knowledge.extraction import benefit_names_expand, lay_terms_expand
+from verification.layers.refusal import refusal_build
+from verification.layers.relevance import relevance_filter
+from verification.layers.types import Refusal, SourceChunk
+from verification.pipeline.reply import cached, clean_verification, refused
+from verification.pipeline.state import AnswerState, Reply
+from verification.terminology import definitional_term_extract, term_lookup_cached
+
+logger = logging.getLogger("verification.answers")
+
+TERM_AMBIGUOUS = "Several terms match “{term}”: {options}. Which one do you mean?"
+TERM_DEFINITION = "{name}: {definition} [1]"
+GLOSSARY_MODEL = "glossary"
+OFFLINE_EMBEDDING_PROVIDER = "local"
+OFFLINE_REASON = "offline: the embedding service is unavailable"
+# Codes and forms name exactly what was asked; a benefit or a glossary term is too broad to pull chunks in.
+RETRIEVAL_ENTITY_TYPES = ("dc_code", "va_form")
+# The chunks the terminology probe reads to see whether the corpus uses a term at all.
+TERM_PROBE_TOP_K = 3
+
+
+def thresholds(*, provider_name: str | None = None) -> dict[str, float]:
+    """The calibrated thresholds of the embedding provider (the configured one unless named)."""
+    name = provider_name or settings.EMBEDDING_PROVIDER
+    return settings.ANSWER_THRESHOLDS["openai" if name == "openai" else "local"]
+
+
+def embed(state: AnswerState) -> AnswerState:
+    provider = embedding_provider_get()
+    try:
+        vector = provider.embed([state.text])[0]
+        decision, provider_name, offline_reason = None, None, ""
+    except EmbeddingError as exc:
+        if settings.EMBEDDING_PROVIDER == OFFLINE_EMBEDDING_PROVIDER or not settings.EMBEDDING_OFFLINE_FALLBACK:
+            raise
+        # The embedding service failed: go on with the local model, whose vectors the knowledge base keeps.
+        logger.warning("embedding service failed, answering offline: %s", exc)
+        provider = embedding_provider_get(provider=OFFLINE_EMBEDDING_PROVIDER)
+        vector = provider.embed([state.text])[0]
+        provider_name, offline_reason = OFFLINE_EMBEDDING_PROVIDER, OFFLINE_REASON
+        decision = f"fallback:{OFFLINE_EMBEDDING_PROVIDER}:{type(exc.__cause__ or exc).__name__}"
+    return replace(state, vector=vector, model_name=provider.model_name, provider_name=provider_name,
+                   offline_reason=offline_reason, limits=thresholds(provider_name=provider_name), decision=decision)
+
+
+def terminology(state: AnswerState) -> AnswerState:
+    """Answer "what is X" from the glossary; refuse a term nothing in the corpus uses; else go on."""
+    term = definitional_term_extract(question=state.text)
+    if not term:
+        return replace(state, decision="not_definitional")
+    glossary = state.glossary
+    match = term_lookup_cached(term=term, glossary_version=kb.glossary_version(), loader=lambda: glossary)
+    if match.status == "found":
+        return _definition(state, term, match.terms[0])
+    if match.status == "ambiguous":
+        names = [d for d in (kb.term_definition_get(term=t) for t in match.terms) if d]
+        options = ", ".join(f"“{d.name}”" for d in names)
+        reply = Reply(answer=TERM_AMBIGUOUS.format(term=term, options=options), model=GLOSSARY_MODEL,
+                      routing_reason="terminology_ambiguous", verification=clean_verification(),
+                      suggestions=tuple(d.name for d in names)[:3])
+        return replace(state, reply=reply, decision="ambiguous")
+    # Not in the glossary: a named code, form or benefit, or a term the corpus itself uses ("what is
+    # tinnitus?"), still gets a grounded answer from retrieval; a term no source mentions is refused rather
+    # than defined from a neighbour (a similar-sounding chunk is not a definition).
+    if state.entity_values("dc_code", "va_form", "benefit") or _corpus_uses(state, term):
+        return replace(state, decision="to_retrieval")
+    refusal = refusal_build(reason="terminology_not_found", suggestions=match.suggestions, detail={"term": term})
+    return refused(state, refusal, "not_found")
+
+
+def _definition(state: AnswerState, term: str, canonical: str) -> AnswerState:
+    definition = kb.term_definition_get(term=canonical)
+    if definition is None or not definition.url:
+        return refused(state, refusal_build(reason="terminology_unverified", detail={"term": term}), "unverified")
+    citation = {"number": 1, "chunk_id": definition.entry_id, "url": definition.url, "title": definition.title,
+                "quote": definition.definition[:300]}
+    reply = Reply(
+        answer=TERM_DEFINITION.format(name=definition.name, definition=definition.definition.strip()),
+        model=GLOSSARY_MODEL, routing_reason="terminology", verification=clean_verification(),
+        citations=(citation,), cited=((definition.chunk_id, definition.source_id, 1),) if definition.chunk_id else (),
+        confidence=1.0,
+    )
+    return replace(state, reply=reply, best_score=1.0, decision=f"found:{definition.term}")
+
+
+def _corpus_uses(state: AnswerState, term: str) -> bool:
+    phrase = re.compile(r"(?<!\w)" + r"\W+".join(map(re.escape, term.split())) + r"(?!\w)", re.IGNORECASE)
+    probe = kb.chunks_search(query=state.text, query_vector=state.vector, top_k=TERM_PROBE_TOP_K,
+                             topic=state.topic, source=state.source)
+    return any(phrase.search(f"{hit.title} {hit.content}") for hit in probe)
+
+
+def cache_similar(state: AnswerState) -> AnswerState:
+    limits = state.limits
+    hit = kb.answer_cached_similar(
+        vector=state.vector, model_name=state.model_name, gate_key=state.gate_key,
+        semantic_threshold=limits["semantic_cache"], graph_threshold=limits["graph_cache"],
+        graph_allowed=bool(state.entities),
+    )
+    if hit:
+        return cached(state, hit, decision=f"{hit.level}:{hit.similarity:.3f}")
+    return replace(state, decision="miss")
+
+
+def retrieve(state: AnswerState) -> AnswerState:
+    entity_ids = kb.entity_ids_get(pairs=list(state.entities))
+    # Words full-text search needs that the question may not use: the schedule's, and a benefit's other names.
+    lexical_query = benefit_names_expand(text=lay_terms_expand(text=state.text),
+                                         benefits=state.entity_values("benefit"))
+    hits = kb.chunks_search(
+        query=lexical_query, query_vector=state.vector, top_k=settings.RETRIEVAL_TOP_K,
+        entity_ids=[pk for (kind, _), pk in entity_ids.items() if kind in RETRIEVAL_ENTITY_TYPES],
+        provider_name=state.provider_name, topic=state.topic, source=state.source,
+    )
+    chunks = tuple(
+        SourceChunk(number=h.rank, chunk_id=h.chunk_id, entry_id=h.entry_id, title=h.title, url=h.url,
+                    content=h.content, score=h.similarity, topic=h.topic, diagnostic_code=h.diagnostic_code)
+        for h in hits
+    )
+    return replace(
+        state, entity_ids=entity_ids, chunks=chunks, chunk_types={h.chunk_id: h.type for h in hits},
+        chunk_sources={h.chunk_id: h.source_id for h in hits},
+        retrieved=tuple({"entry_id": h.entry_id, "score": round(h.similarity, 4), "title": h.title} for h in hits),
+        decision=f"{len(chunks)} chunks",
+    )
+
+
+def relevance(state: AnswerState) -> AnswerState:
+    limits = state.limits
+    result = relevance_filter(chunks=list(state.chunks), theta_min=limits["theta_min"],
+                              top_k=settings.RETRIEVAL_TOP_K, weak_threshold=limits["weak"])
+    state = replace(state, chunks=tuple(result.kept), best_score=result.best_score, weak=result.weak_retrieval,
+                    decision=f"best={result.best_score:.3f} kept={len(result.kept)}")
+    if result.refuse:
+        return refused(state, weak_refusal(state), state.decision)
+    return state
+
+
+def weak_refusal(state: AnswerState) -> Refusal:
+    """Refuse for weak retrieval, suggesting what the knowledge base does cover near the question."""
+    suggestions = kb.suggestions_get(vector=state.vector, model_name=state.model_name) \
+        if state.vector is not None else []
+    return refusal_build(reason="retrieval_too_weak", suggestions=suggestions)
