@@ -224,7 +224,8 @@ def test_low_confidence_answers_get_a_report(django_capture_on_commit_callbacks,
                                   "local": {**settings.ANSWER_THRESHOLDS["local"], "warning": 0.99}}
     with django_capture_on_commit_callbacks(execute=True):
         result = answer_question(question="Can I use the GI Bill for flight school?")
-    assert result.warning and result.answer.startswith(result.warning)
+    assert result.warning and result.warning not in result.answer and "confidence score" not in result.answer
+    assert f"**{result.confidence:.1%}**" in result.warning  # the same figure as `confidence`
     report = LowConfidenceReport.objects.get(answered_question_id=result.id)
     assert report.best_score == pytest.approx(AnsweredQuestion.objects.get(id=result.id).retrieval_score)
     assert report.report["chunks"] and report.report["recommendations"]

@@ -166,15 +166,15 @@ def confidence(state: AnswerState) -> AnswerState:
     limits = state.limits
     verification = verification_dict_build(urls=draft.urls, citations=draft.citations, numbers=draft.numbers,
                                            cleanup=draft.cleanup)
-    assessment = confidence_assess(best_score=state.best_score, warning_below=limits["warning"])
-    answer = f"{assessment.warning}\n\n{draft.text}" if assessment.warning else draft.text
+    confidence = answer_confidence(best_score=state.best_score, citation_score=draft.citations.score)
+    # The warning travels in `warning` alone, stating the answer's own confidence.
+    assessment = confidence_assess(best_score=state.best_score, warning_below=limits["warning"], confidence=confidence)
     routing_reason = OFFLINE_ROUTING_REASON if state.offline_reason else state.route.reason
     reply = Reply(
-        answer=answer, model=draft.generation.model, routing_reason=routing_reason, verification=verification,
+        answer=draft.text, model=draft.generation.model, routing_reason=routing_reason, verification=verification,
         citations=citation_list,
         cited=tuple((by_number[o].chunk_id, state.chunk_sources[by_number[o].chunk_id], n) for o, n in draft.used),
-        confidence=answer_confidence(best_score=state.best_score, citation_score=draft.citations.score),
-        warning=assessment.warning, report=bool(assessment.warning) or draft.citations.flagged,
+        confidence=confidence, warning=assessment.warning, report=bool(assessment.warning) or draft.citations.flagged,
     )
     return replace(state, reply=reply, decision="warning" if assessment.warning else "ok")
 
