@@ -62,6 +62,8 @@ def test_complex_questions_go_to_the_premium_model(llm):
     result = answer_question(question="How do I appeal a denied claim with a Higher-Level Review?", use_cache=False)
     assert llm.chat_requests[-1].model == "premium-model"
     assert result.routing_reason == "complex_indicator:legal_appeals"
+    route = next(s for s in result.trace if s["stage"] == "route")
+    assert route["decision"] == "premium-model:complex_indicator:legal_appeals"
 
 
 @pytest.mark.parametrize("fault", ["error", "timeout"])
@@ -75,6 +77,7 @@ def test_llm_failure_falls_back_to_extractive(llm, settings, fault):
     assert not result.refused
     assert result.model.startswith("extractive") and "fallback" in result.model
     assert any(s["stage"] == "generate" and s.get("decision", "").startswith("llm_failed") for s in result.trace)
+    assert next(s for s in result.trace if s["stage"] == "fallback")["decision"] == "llm_failed:extractive"
     assert re.search(r"\b10(%| percent)", result.answer)
 
 
@@ -107,3 +110,4 @@ def test_without_the_offline_fallback_an_embedding_failure_is_an_error(llm, sett
     llm.fail_next(times=10, status=500, path="/v1/embeddings")
     with pytest.raises(EmbeddingError):
         answer_question(question="What is the VA rating for tinnitus?", use_cache=False)
+

@@ -39,6 +39,13 @@ def test_sources_are_numbered_in_the_order_the_answer_first_cites_them(question)
     assert [c["number"] for c in result.citations] == first_use
 
 
+def test_the_route_in_the_trace_names_the_generator_that_answers():
+    result = answer_question(question="What is the VA rating for tinnitus?", use_cache=False)
+    route = next(s for s in result.trace if s["stage"] == "route")
+    assert route["decision"].startswith("extractive:") and result.model == "extractive"
+    assert route["decision"] == f"extractive:{result.routing_reason}"
+
+
 def test_lay_wording_finds_the_right_condition():
     result = answer_question(question="my ears ring all the time since the army, what percent would I get")
     assert not result.refused

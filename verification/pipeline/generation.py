@@ -33,7 +33,9 @@ def route(state: AnswerState) -> AnswerState:
     chosen = model_route(question=state.text, chunk_count=len(chunks), mean_score=mean,
                          cheap_model=settings.LLM_MODEL, premium_model=settings.LLM_PREMIUM_MODEL,
                          min_simple_mean_score=state.limits["route_mean"])
-    return replace(state, route=chosen, decision=f"{chosen.model}:{chosen.reason}")
+    # The trace names the generator that will answer: the routed model only when an LLM is called.
+    generator = chosen.model if _llm_wanted(state) else EXTRACTIVE
+    return replace(state, route=chosen, decision=f"{generator}:{chosen.reason}")
 
 
 def _llm_wanted(state: AnswerState) -> bool:
@@ -148,10 +150,10 @@ def fallback(state: AnswerState) -> AnswerState:
     if not _llm_wanted(state):
         return refused(state, weak_refusal(state), "unsupported")
     why = "llm_failed" if state.draft is None else "llm_answer_unsupported"
-    state = steps_run(DRAFT_CHECKS, replace(state, draft=_extractive_draft(state), decision=why))
+    state = steps_run(DRAFT_CHECKS, replace(state, draft=_extractive_draft(state)))
     if state.draft.rejected:
         return refused(state, weak_refusal(state), why)
-    return replace(state, decision=why)
+    return replace(state, decision=f"{why}:{EXTRACTIVE}")
 
 
 def confidence(state: AnswerState) -> AnswerState:
