@@ -111,3 +111,15 @@ def test_without_the_offline_fallback_an_embedding_failure_is_an_error(llm, sett
     with pytest.raises(EmbeddingError):
         answer_question(question="What is the VA rating for tinnitus?", use_cache=False)
 
+
+def test_the_terminology_probe_searches_with_the_offline_model_when_the_service_fails(llm, settings):
+    # A term the glossary lacks is looked up in the corpus; with the embedding service down that search must
+    # use the local model's vectors, as the question's vector is the local model's.
+    settings.EMBEDDING_PROVIDER = "openai"
+    llm.fail_next(times=10, status=500, path="/v1/embeddings")
+    unknown = answer_question(question="What is a Form Q waiver?", use_cache=False)
+    assert unknown.refused and unknown.refusal_reason == "terminology_not_found"
+    used = answer_question(question="What is tinnitus?", use_cache=False)
+    assert not used.refused and next(s for s in used.trace if s["stage"] == "terminology")["decision"] == "to_retrieval"
+    assert all(s["decision"].startswith("fallback:local") for r in (unknown, used)
+               for s in r.trace if s["stage"] == "embed")

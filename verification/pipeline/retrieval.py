@@ -100,7 +100,7 @@ def _definition(state: AnswerState, term: str, canonical: str) -> AnswerState:
 def _corpus_uses(state: AnswerState, term: str) -> bool:
     phrase = re.compile(r"(?<!\w)" + r"\W+".join(map(re.escape, term.split())) + r"(?!\w)", re.IGNORECASE)
     probe = kb.chunks_search(query=state.text, query_vector=state.vector, top_k=TERM_PROBE_TOP_K,
-                             topic=state.topic, source=state.source)
+                             topic=state.topic, source=state.source, provider_name=state.provider_name)
     return any(phrase.search(f"{hit.title} {hit.content}") for hit in probe)
 
 
