@@ -364,6 +364,16 @@ def topic_ids_get() -> dict[str, int]:
     return _reference("topic_ids", lambda: dict(Topic.objects.values_list("slug", "id")))
 
 
+def source_chunks_get(*, url_suffix: str) -> list[ChunkHit]:
+    """Return the chunks of the source whose URL ends with ``url_suffix`` ("/section-4.25"), in entry order."""
+    rows = (Chunk.objects.filter(source__url__endswith=url_suffix).order_by("entry_id")
+            .values_list("id", "entry_id", "title", "source__url", "content", "topic__slug", "type",
+                         "diagnostic_code", "source_id"))
+    return [ChunkHit(chunk_id=pk, entry_id=entry_id, title=title, url=url, content=content, topic=topic, type=kind,
+                     diagnostic_code=code, source_id=source_id, similarity=0.0, rank=rank, retrievers=())
+            for rank, (pk, entry_id, title, url, content, topic, kind, code, source_id) in enumerate(rows, start=1)]
+
+
 def source_exists(*, url: str) -> bool:
     from knowledge.models import Source
 

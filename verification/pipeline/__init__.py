@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from dataclasses import replace
 
-from verification.pipeline import generation, intake, reply, retrieval
+from verification.pipeline import direct, generation, intake, reply, retrieval
 from verification.pipeline.runner import Step, steps_run
 from verification.pipeline.state import AnswerResult, AnswerState
 
@@ -33,6 +33,7 @@ ANSWER_STEPS: tuple[Step, ...] = (
     Step("terminology", retrieval.terminology),  # "what is X" from the glossary
     Step("cache_similar", retrieval.cache_similar, when=_caching),  # L2 semantic, L3 graph
     Step("retrieve", retrieval.retrieve),  # hybrid: pgvector HNSW + full text + the graph's entities
+    Step("combined", direct.combined, when=direct.asks_combined),  # 38 CFR 4.25/4.26 arithmetic, computed
     Step("relevance", retrieval.relevance),  # Layer 1 and the 1b refusal
     Step("route", generation.route),
     Step("generate", generation.generate),  # Layer 2: the grounding prompt, or the extractive generator

@@ -1,0 +1,107 @@
+"""Answers no generator writes: combined ratings computed by 38 CFR 4.25 and 4.26."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from knowledge import selectors as kb
+from verification.combined_ratings import (
+    CFR_4_25_URL_SUFFIX,
+    CFR_4_26_URL_SUFFIX,
+    CombinedQuestion,
+    CombinedRating,
+    combined_question_parse,
+    combined_rating,
+)
+from verification.layers.types import SourceChunk
+from verification.pipeline.reply import clean_verification
+from verification.pipeline.state import AnswerState, Reply
+
+CALCULATOR_MODEL = "calculator (38 CFR 4.25)"
+COMBINED_LEAD = (
+    "Your combined rating would be {rating}% [1]. VA does not add ratings: it combines them with the combined "
+    "ratings table in 38 CFR 4.25, largest first, each applying only to the efficiency the larger ones left, "
+    "and rounds once, at the end [1]."
+)
+COMBINED_BILATERAL = (
+    "- Bilateral factor (38 CFR 4.26): {pair} combine to {combined}; 10% of {combined} is {factor}, added, not "
+    "combined, for {total}, used as {value} [2]."
+)
+COMBINED_STEP = "- {value} and {rating} combine to {combined}."
+COMBINED_ZERO = "- A 0% rating does not change the combined value."
+COMBINED_ROUND = (
+    "- {value} is converted to the nearest number divisible by 10, values ending in 5 going up: {rating}% [1]."
+)
+COMBINED_BELIEF = "So {ratings} give a {rating}% combined rating, not {believed}."
+# Regulation chunks cited: the best-retrieved ones, at most this many for each section.
+CITED_PER_SECTION = 1
+_NUMBER_RE = re.compile(r"(?<![\d.])\d{1,3}(?![\d.]\d)")
+
+
+def asks_combined(state: AnswerState) -> bool:
+    return combined_question_parse(text=state.text) is not None
+
+
+def combined(state: AnswerState) -> AnswerState:
+    """Answer "I have 50 and 30, what is my combined rating" with the table's arithmetic, steps shown."""
+    asked = combined_question_parse(text=state.text)
+    result = combined_rating(ratings=list(asked.ratings), bilateral=list(asked.bilateral))
+    sections = [CFR_4_25_URL_SUFFIX] + ([CFR_4_26_URL_SUFFIX] if result.bilateral else [])
+    cited = [_regulation_chunks(state, suffix, _numbers(result)) for suffix in sections]
+    if not all(cited):
+        return replace(state, decision="no_regulation_source")
+    citations, edges = [], []
+    for number, (chunk, source_id) in enumerate((pair for pairs in cited for pair in pairs), start=1):
+        citations.append({"number": number, "chunk_id": chunk.entry_id, "url": chunk.url, "title": chunk.title,
+                          "quote": chunk.content[:300]})
+        edges.append((chunk.chunk_id, source_id, number))
+    reply = Reply(answer=combined_answer(asked=asked, result=result), model=CALCULATOR_MODEL,
+                  routing_reason="combined_ratings", verification=clean_verification(), citations=tuple(citations),
+                  cited=tuple(edges), confidence=1.0)
+    return replace(state, reply=reply, decision=f"{result.combined_value}->{result.rating}")
+
+
+def combined_answer(*, asked: CombinedQuestion, result: CombinedRating) -> str:
+    """The answer text: the rating first, then each step of the table, then the rounding."""
+    lines = [COMBINED_LEAD.format(rating=result.rating)]
+    if bilateral := result.bilateral:
+        lines.append(COMBINED_BILATERAL.format(
+            pair=" and ".join(map(str, bilateral.ratings)), combined=bilateral.combined,
+            factor=f"{bilateral.factor.normalize():f}", total=f"{bilateral.combined + bilateral.factor:f}",
+            value=bilateral.value))
+    if 0 in result.ratings:
+        lines.append(COMBINED_ZERO)
+    lines += [COMBINED_STEP.format(value=s.value, rating=s.rating, combined=s.combined) for s in result.steps]
+    lines.append(COMBINED_ROUND.format(value=result.combined_value, rating=result.rating))
+    text = lines[0] + "\n\n" + "\n".join(lines[1:])
+    if asked.believed is not None and asked.believed != result.rating:
+        ratings = " and ".join(map(str, result.ratings))
+        text += "\n\n" + COMBINED_BELIEF.format(ratings=ratings, rating=result.rating, believed=asked.believed)
+    return text
+
+
+def _regulation_chunks(state: AnswerState, url_suffix: str, numbers: set[str]) -> list[tuple[SourceChunk, int]]:
+    """The chunks of the regulation's page (with their source ids) that show most of the answer's numbers,
+    the best retrieved first among equals; only retrieved ones when retrieval was kept to a topic or source."""
+    rank = {c.chunk_id: c.number for c in state.chunks}
+    if state.restriction:
+        page = [(c, state.chunk_sources[c.chunk_id]) for c in state.chunks if c.url.rstrip("/").endswith(url_suffix)]
+    else:
+        page = [(SourceChunk(number=0, chunk_id=h.chunk_id, entry_id=h.entry_id, title=h.title, url=h.url,
+                             content=h.content, score=0.0), h.source_id)
+                for h in kb.source_chunks_get(url_suffix=url_suffix)]
+
+    def order(pair: tuple[SourceChunk, int]) -> tuple[int, int]:
+        chunk = pair[0]
+        return -len(numbers & set(_NUMBER_RE.findall(chunk.content))), rank.get(chunk.chunk_id, len(rank) + 1)
+
+    return sorted(page, key=order)[:CITED_PER_SECTION]
+
+
+def _numbers(result: CombinedRating) -> set[str]:
+    values = [*result.ratings, result.combined_value, result.rating]
+    values += [n for step in result.steps for n in (step.value, step.rating, step.combined)]
+    if result.bilateral:
+        values += [result.bilateral.combined, result.bilateral.value]
+    return {str(v) for v in values}
