@@ -28,6 +28,7 @@ ANSWER_STEPS: tuple[Step, ...] = (
     Step("cache_exact", intake.cache_exact),  # L1
     Step("classify", intake.classify),  # topics and entities (codes, forms, benefits, terms)
     Step("scope", intake.scope),  # another agency's program, medical advice, chit-chat, crisis
+    Step("own_record", direct.own_record, when=direct.asks_own_record),  # "what is my claim status"
     Step("entities", intake.entities_check),  # a code or form that does not exist
     Step("embed", retrieval.embed),
     Step("terminology", retrieval.terminology),  # "what is X" from the glossary

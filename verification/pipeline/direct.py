@@ -1,4 +1,5 @@
-"""Answers no generator writes: combined ratings computed by 38 CFR 4.25 and 4.26."""
+"""Answers no generator writes: combined ratings computed by 38 CFR 4.25 and 4.26, and where the asker's own
+record lives."""
 
 from __future__ import annotations
 
@@ -14,7 +15,10 @@ from verification.combined_ratings import (
     combined_question_parse,
     combined_rating,
 )
+from verification.layers.citations import content_words
+from verification.layers.cleanup import CITATION_MARKER_RE
 from verification.layers.types import SourceChunk
+from verification.own_record import URL_SUFFIXES, own_record_answer, own_record_kind
 from verification.pipeline.reply import clean_verification
 from verification.pipeline.state import AnswerState, Reply
 
@@ -105,3 +109,49 @@ def _numbers(result: CombinedRating) -> set[str]:
     if result.bilateral:
         values += [result.bilateral.combined, result.bilateral.value]
     return {str(v) for v in values}
+
+
+# ---- the asker's own record ----
+
+GUIDANCE_MODEL = "guidance"
+
+
+def asks_own_record(state: AnswerState) -> bool:
+    # "I have 50 and 30, what is my combined rating" gives the ratings: a calculation, not a record lookup.
+    return own_record_kind(question=state.text) is not None and combined_question_parse(text=state.text) is None
+
+
+def own_record(state: AnswerState) -> AnswerState:
+    """Say where the asker's own claim status, rating, payments or documents can be seen: only VA holds them."""
+    kind = own_record_kind(question=state.text)
+    text, citations, edges = _pages_cited(own_record_answer(kind=kind), URL_SUFFIXES)
+    reply = Reply(answer=text, model=GUIDANCE_MODEL, routing_reason=f"own_record:{kind}",
+                  verification=clean_verification(), citations=citations, cited=edges, confidence=1.0)
+    return replace(state, reply=reply, decision=kind)
+
+
+def _pages_cited(text: str, pages: dict[int, str]):
+    """Cite marker [n] of ``text`` to the chunk of page ``pages[n]`` sharing most words with the sentences
+    citing it; drop markers whose page is not in the knowledge base; number the rest 1..m."""
+    chosen: dict[int, tuple[SourceChunk, int]] = {}
+    for number, suffix in pages.items():
+        citing = " ".join(sentence for sentence in text.split(". ") if f"[{number}]" in sentence)
+        words = content_words(citing)
+        found = [(h, len(words & content_words(h.content))) for h in kb.source_chunks_get(url_suffix=suffix)]
+        if found:
+            best = max(found, key=lambda pair: pair[1])[0]
+            chosen[number] = (SourceChunk(number=number, chunk_id=best.chunk_id, entry_id=best.entry_id,
+                                          title=best.title, url=best.url, content=best.content, score=0.0),
+                              best.source_id)
+    order = [n for n in dict.fromkeys(int(m) for m in CITATION_MARKER_RE.findall(text)) if n in chosen]
+    renumber = {old: new for new, old in enumerate(order, start=1)}
+
+    def marker(match) -> str:
+        new = renumber.get(int(match.group(1)))
+        return f"[{new}]" if new else ""
+
+    text = CITATION_MARKER_RE.sub(marker, text).replace(" .", ".")
+    citations = tuple({"number": renumber[n], "chunk_id": chosen[n][0].entry_id, "url": chosen[n][0].url,
+                       "title": chosen[n][0].title, "quote": chosen[n][0].content[:300]} for n in order)
+    edges = tuple((chosen[n][0].chunk_id, chosen[n][1], renumber[n]) for n in order)
+    return text, citations, edges
