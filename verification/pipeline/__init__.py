@@ -30,6 +30,7 @@ ANSWER_STEPS: tuple[Step, ...] = (
     Step("scope", intake.scope),  # another agency's program, medical advice, chit-chat, crisis
     Step("own_record", direct.own_record, when=direct.asks_own_record),  # "what is my claim status"
     Step("entities", intake.entities_check),  # a code or form that does not exist
+    Step("non_va_document", direct.non_va_document, when=direct.asks_non_va_document),  # DD-214, SF-180, ...
     Step("embed", retrieval.embed),
     Step("terminology", retrieval.terminology),  # "what is X" from the glossary
     Step("cache_similar", retrieval.cache_similar, when=_caching),  # L2 semantic, L3 graph

@@ -1,5 +1,5 @@
-"""Answers no generator writes: combined ratings computed by 38 CFR 4.25 and 4.26, and where the asker's own
-record lives."""
+"""Answers no generator writes: combined ratings computed by 38 CFR 4.25 and 4.26, where the asker's own
+record lives, and what another agency's document (DD-214, SF-180, ...) is and how to get it."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from verification.combined_ratings import (
 from verification.layers.citations import content_words
 from verification.layers.cleanup import CITATION_MARKER_RE
 from verification.layers.types import SourceChunk
+from verification.non_va_documents import asks_about_document, non_va_document_answer, non_va_document_find
 from verification.own_record import URL_SUFFIXES, own_record_answer, own_record_kind
 from verification.pipeline.reply import clean_verification
 from verification.pipeline.state import AnswerState, Reply
@@ -128,6 +129,22 @@ def own_record(state: AnswerState) -> AnswerState:
     reply = Reply(answer=text, model=GUIDANCE_MODEL, routing_reason=f"own_record:{kind}",
                   verification=clean_verification(), citations=citations, cited=edges, confidence=1.0)
     return replace(state, reply=reply, decision=kind)
+
+
+# ---- another agency's documents ----
+
+def asks_non_va_document(state: AnswerState) -> bool:
+    return asks_about_document(question=state.text) and \
+        non_va_document_find(question=state.text, documents=kb.non_va_documents_get()) is not None
+
+
+def non_va_document(state: AnswerState) -> AnswerState:
+    """Say what a DD-214, SF-180, NGB-22, ... is, who issues it and how to get it: not an unknown VA form."""
+    document = non_va_document_find(question=state.text, documents=kb.non_va_documents_get())
+    text, citations, edges = _pages_cited(non_va_document_answer(document=document), {1: document.url})
+    reply = Reply(answer=text, model=GUIDANCE_MODEL, routing_reason="non_va_document",
+                  verification=clean_verification(), citations=citations, cited=edges, confidence=1.0)
+    return replace(state, reply=reply, decision=document.number)
 
 
 def _pages_cited(text: str, pages: dict[int, str]):
