@@ -120,6 +120,7 @@ def test_the_terminology_probe_searches_with_the_offline_model_when_the_service_
     unknown = answer_question(question="What is a Form Q waiver?", use_cache=False)
     assert unknown.refused and unknown.refusal_reason == "terminology_not_found"
     used = answer_question(question="What is tinnitus?", use_cache=False)
-    assert not used.refused and next(s for s in used.trace if s["stage"] == "terminology")["decision"] == "to_retrieval"
+    terminology = next(s for s in used.trace if s["stage"] == "terminology")
+    assert not used.refused and terminology["decision"].startswith(("to_retrieval", "defined_in:"))
     assert all(s["decision"].startswith("fallback:local") for r in (unknown, used)
                for s in r.trace if s["stage"] == "embed")

@@ -185,6 +185,19 @@ def test_unknown_term_is_refused_not_invented():
     assert result.refused and result.refusal_reason == "terminology_not_found"
 
 
+def test_a_term_a_retrieved_source_defines_is_answered_with_that_sentence():
+    result = answer_question(question="What is K2?", use_cache=False)
+    assert not result.refused and result.routing_reason == "terminology_source"
+    assert "called K2" in result.answer and result.answer.count("[1]") == 1
+    assert result.citations[0]["quote"] in result.answer.replace(" [1]", "")
+
+
+def test_a_rating_level_question_is_not_a_term_lookup():
+    result = answer_question(question="What is the PTSD rating at 70 percent?", use_cache=False)
+    assert not result.refused
+    assert next(s for s in result.trace if s["stage"] == "terminology")["decision"] == "not_definitional"
+
+
 def test_personal_data_is_scrubbed_before_storing():
     result = answer_question(question="My SSN is 123-45-6789 and email bob@example.com, how do I file a claim?")
     row = AnsweredQuestion.objects.get(id=result.id)
