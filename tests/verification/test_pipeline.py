@@ -161,6 +161,17 @@ def test_other_agency_is_refused_and_says_who_handles_it():
     assert "Social Security" in result.answer
 
 
+@pytest.mark.parametrize("question", ["Can I use my GI Bill to go to school on the Moon?",
+                                      "Can I get a VA loan for a yacht?",
+                                      "My girlfriend is mad at me, any relationship advice?"])
+def test_near_domain_questions_outside_benefits_get_the_scope_message(question):
+    from verification.scope import SCOPE_MESSAGE_OUTSIDE_BENEFITS
+
+    result = answer_question(question=question, use_cache=False)
+    assert result.refused and result.refusal_reason == "out_of_scope"
+    assert result.answer == SCOPE_MESSAGE_OUTSIDE_BENEFITS and result.citations == []
+
+
 def test_interaction_with_another_agency_stays_in_scope():
     result = answer_question(question="Does CHAMPVA work with Medicare?")
     assert result.refusal_reason != "out_of_scope"
