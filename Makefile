@@ -6,7 +6,8 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: install run test test-unit test-integration stop bench evaluate lint clean-db
+.PHONY: install static run test test-unit test-integration test-browser stop bench load evaluate lint clean-db
+STATIC_MANIFEST := var/staticfiles/staticfiles.json
 
 $(VENV)/.installed: requirements.txt requirements-nodeps.txt
 	@set -e; if [ ! -x $(PY) ]; then \
@@ -20,21 +21,33 @@ $(VENV)/.installed: requirements.txt requirements-nodeps.txt
 
 install: $(VENV)/.installed
 
+# Static files under hashed names, compressed, as the app serves them with DEBUG off (rebuilt when they change).
+$(STATIC_MANIFEST): $(VENV)/.installed $(shell find static -type f 2>/dev/null)
+	$(PY) manage.py collectstatic --no-input --verbosity 0
+	@touch $@
+
+static: $(STATIC_MANIFEST)
+
 run: install
 	$(PY) manage.py migrate --no-input
 	$(PY) manage.py ingest --bundled --if-empty
 	DEBUG=$${DEBUG:-1} $(PY) manage.py runserver $(HOST):$(PORT)
 
-test: install
+test: install $(STATIC_MANIFEST)
 	scripts/ensure_redis.sh
+	scripts/ensure_chromium.sh
 	$(PY) -m pytest
 
-test-unit: install
-	$(PY) -m pytest -m "not integration"
+test-unit: install $(STATIC_MANIFEST)
+	$(PY) -m pytest -m "not integration and not browser"
 
 test-integration: install
 	scripts/ensure_redis.sh
 	$(PY) -m pytest -m integration
+
+test-browser: install $(STATIC_MANIFEST)
+	scripts/ensure_chromium.sh
+	$(PY) -m pytest -m browser
 
 stop: install
 	$(PY) -m veterans_ai.embedded_pg stop
@@ -43,6 +56,10 @@ bench: install
 	$(PY) manage.py migrate --no-input
 	$(PY) bench/bench_embeddings.py
 	$(PY) manage.py bench_retrieval
+
+# Load on the served app (gunicorn, 2 workers, production settings, loopback only); prints the figures.
+load: install $(STATIC_MANIFEST)
+	$(PY) bench/load.py
 
 evaluate: install
 	$(PY) manage.py evaluate --golden tests/golden/golden.jsonl --baseline tests/golden/baseline.json

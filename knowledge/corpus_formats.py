@@ -5,10 +5,15 @@ Formats:
   a record with ``source_id: "system"`` is a version marker and is skipped.
 - ``jsonl``: one ``{id, title, url, text}`` document per line, chunked on paragraph boundaries.
 - ``markdown``: a folder of ``.md`` files, each with front matter giving at least ``url`` and ``title``.
+
+Every format takes an optional ``checked_on``: the day the record's facts were last checked against its
+source, written ``YYYY-MM-DD``, so answers can say how fresh their sources are.
 """
 
 from __future__ import annotations
 
+import contextlib
+import datetime
 import json
 import re
 from collections.abc import Iterable, Iterator
@@ -34,9 +39,12 @@ ERR_URL = "url {url!r} is not an http(s) address"
 ERR_DUPLICATE = "entry_id {entry_id!r} appears twice (first at {first})"
 ERR_FRONT_MATTER = "no front matter with url and title (a block between '---' lines at the top)"
 ERR_EMPTY = "the file holds no records"
+ERR_CHECKED_ON = "checked_on {value!r} is not a date written YYYY-MM-DD"
+ERR_CHECKED_ON_FUTURE = "checked_on {value} is later than today: facts cannot be checked in the future"
 
 _SCHEMELESS_DOMAIN_RE = re.compile(r"^[a-z0-9-]+(\.[a-z0-9-]+)+([/#?].*)?$", re.IGNORECASE)
 _DC_RE = re.compile(r"^\d{4}$")
+_ISO_DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
 class CorpusFormatError(ValueError):
@@ -61,6 +69,7 @@ class ChunkRecord:
     diagnostic_code: str = ""
     term: str = ""
     aliases: tuple[str, ...] = field(default_factory=tuple)
+    checked_on: datetime.date | None = None
     origin: str = ""  # file and record number, for error messages
 
 
@@ -143,6 +152,23 @@ def _url(value: object, *, path: Path, location: str) -> str:
     return url
 
 
+def _checked_on(value: object, *, path: Path, location: str) -> datetime.date | None:
+    """Return the record's checked-on date; a YAML front matter date arrives already parsed."""
+    if value is None or value == "":
+        return None
+    day = None
+    if isinstance(value, datetime.date) and not isinstance(value, datetime.datetime):
+        day = value
+    elif isinstance(value, str) and _ISO_DATE_RE.match(value.strip()):
+        with contextlib.suppress(ValueError):  # 2024-02-30 has the shape but is no date
+            day = datetime.date.fromisoformat(value.strip())
+    if day is None:
+        raise CorpusFormatError(path=path, location=location, reason=ERR_CHECKED_ON.format(value=value))
+    if day > datetime.date.today():
+        raise CorpusFormatError(path=path, location=location, reason=ERR_CHECKED_ON_FUTURE.format(value=day))
+    return day
+
+
 def _split(record: ChunkRecord, *, max_chars: int) -> Iterator[ChunkRecord]:
     """Split an overlong record into parts that fit the model's window, keeping entry_id as a prefix."""
     parts = record_split(content=record.content, max_chars=max_chars)
@@ -187,6 +213,7 @@ def _vbkb_parse(*, path: Path, max_chars: int) -> tuple[list[ChunkRecord], int]:
             diagnostic_code=dc if _DC_RE.match(dc) else "",
             term=_text(item.get("term"), name="term", path=path, location=location, required=False),
             aliases=tuple(str(a).strip() for a in aliases if str(a).strip()),
+            checked_on=_checked_on(item.get("checked_on"), path=path, location=location),
             origin=location,
         )
         records.extend(_split(record, max_chars=max_chars))
@@ -213,12 +240,14 @@ def _jsonl_parse(*, path: Path, max_chars: int) -> tuple[list[ChunkRecord], int]
             title = _text(item.get("title"), name="title", path=path, location=location, required=False)
             url = _url(item.get("url"), path=path, location=location)
             text = _text(item.get("text"), name="text", path=path, location=location)
+            checked_on = _checked_on(item.get("checked_on"), path=path, location=location)
             for number, part in enumerate(text_chunk(text=text, title=title, max_chars=max_chars), start=1):
                 records.append(
                     ChunkRecord(entry_id=f"{doc_id}-{number}", content=part, url=url, title=title[:300],
                                 topic=_text(item.get("topic"), name="topic", path=path, location=location,
                                             required=False),
-                                type="rating_table" if _looks_like_table(part) else "narrative", origin=location)
+                                type="rating_table" if _looks_like_table(part) else "narrative",
+                                checked_on=checked_on, origin=location)
                 )
     return records, skipped
 
@@ -243,12 +272,13 @@ def _markdown_parse(*, path: Path, max_chars: int) -> tuple[list[ChunkRecord], i
         body = match.group(2).strip()
         if not body:
             raise CorpusFormatError(path=file, location=location, reason=ERR_MISSING.format(field="content"))
+        checked_on = _checked_on(meta.get("checked_on"), path=file, location=location)
         stem = str(meta.get("id") or file.relative_to(path).with_suffix("") if path.is_dir() else file.stem)
         for number, part in enumerate(text_chunk(text=body, title=title, max_chars=max_chars), start=1):
             records.append(
                 ChunkRecord(entry_id=f"{stem}-{number}", content=part, url=url, title=title[:300],
                             topic=str(meta.get("topic") or ""), subtopic=str(meta.get("subtopic") or ""),
-                            type=str(meta.get("type") or "narrative"), origin=location)
+                            type=str(meta.get("type") or "narrative"), checked_on=checked_on, origin=location)
             )
     return records, 0
 

@@ -90,6 +90,9 @@ class Chunk(TimeStampedModel):
     content = models.TextField()
     diagnostic_code = models.CharField(max_length=4, blank=True, db_index=True)
     content_hash = models.CharField(max_length=64)
+    checked_on = models.DateField(
+        null=True, blank=True, help_text="The day this chunk's facts were last checked against its source",
+    )
     search_vector = models.GeneratedField(
         expression=SearchVector("title", "content", config="english"),
         output_field=SearchVectorField(),

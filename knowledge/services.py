@@ -49,6 +49,8 @@ class IngestSummary:
 def content_hash(record: ChunkRecord) -> str:
     payload = [record.title, record.content, record.url, record.topic, record.subtopic, record.type,
                record.diagnostic_code, record.term, list(record.aliases)]
+    if record.checked_on:  # only when given, so corpora without the date keep their hashes
+        payload.append(record.checked_on.isoformat())
     return hashlib.sha256(json.dumps(payload, ensure_ascii=False).encode()).hexdigest()
 
 
@@ -124,7 +126,7 @@ def _records_write(records: Sequence[ChunkRecord]) -> dict[str, int]:
         chunk = Chunk(
             entry_id=record.entry_id, source=sources[record.url], topic=topic, subtopic=subtopic[:200],
             type=record.type, title=record.title, content=record.content,
-            diagnostic_code=record.diagnostic_code, content_hash=digest,
+            diagnostic_code=record.diagnostic_code, content_hash=digest, checked_on=record.checked_on,
         )
         if previous:
             chunk.id = previous[0]
@@ -134,7 +136,7 @@ def _records_write(records: Sequence[ChunkRecord]) -> dict[str, int]:
     Chunk.objects.bulk_create(new, batch_size=500)
     Chunk.objects.bulk_update(
         changed,
-        ["source", "topic", "subtopic", "type", "title", "content", "diagnostic_code", "content_hash"],
+        ["source", "topic", "subtopic", "type", "title", "content", "diagnostic_code", "content_hash", "checked_on"],
         batch_size=500,
     )
     touched = new + changed

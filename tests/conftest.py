@@ -54,3 +54,14 @@ def bundled_kb(django_db_setup, django_db_blocker):
         with connection.cursor() as cursor:
             cursor.execute("TRUNCATE knowledge_chunk, knowledge_source, knowledge_entity, knowledge_topic, "
                            "knowledge_answeredquestion CASCADE")
+
+
+def pytest_sessionstart(session):
+    """Templates name static files by their hashed names: build them once if `make test` has not."""
+    from pathlib import Path
+
+    from django.conf import settings
+    from django.core.management import call_command
+
+    if not (Path(settings.STATIC_ROOT) / "staticfiles.json").exists():
+        call_command("collectstatic", interactive=False, verbosity=0)

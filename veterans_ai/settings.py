@@ -4,6 +4,7 @@ from pathlib import Path
 
 import environ
 from django.core.management.utils import get_random_secret_key
+from django.utils.csp import CSP
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -28,9 +29,13 @@ INSTALLED_APPS = [
     "django.contrib.contenttypes",
     "django.contrib.sessions",
     "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django.contrib.postgres",
     "rest_framework",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "corsheaders",
     "django_htmx",
     "knowledge",
     "verification",
@@ -39,12 +44,16 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "chat.middleware.DatabaseUnavailableMiddleware",
+    "corsheaders.middleware.CorsMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
 ]
 
@@ -109,13 +118,20 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = env.path("STATIC_ROOT", default=str(VAR_DIR / "staticfiles"))
+# Static files are served by the app itself (whitenoise), compressed and under content-hashed names that
+# browsers may cache for a year; `collectstatic` builds them (make run and make test do).
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Security: on whenever DEBUG is off; a TLS-terminating proxy sets X-Forwarded-Proto.
 if not DEBUG:
     SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=True)
-    SESSION_COOKIE_SECURE = True
-    CSRF_COOKIE_SECURE = True
+    # Cookies only over HTTPS; SECURE_COOKIES=0 only for a production-settings server on plain loopback HTTP
+    # (the browser tests and `make load`).
+    SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env.bool("SECURE_COOKIES", default=True)
     SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=60 * 60 * 24 * 30)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=False)
@@ -126,15 +142,61 @@ if not DEBUG:
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"
+# Content-Security-Policy (Django's own middleware): scripts, styles, images and requests from this origin
+# only — no inline script or style anywhere, no CDN, the page cannot be framed.
+SECURE_CSP = {
+    "default-src": [CSP.SELF],
+    "script-src": [CSP.SELF],
+    "style-src": [CSP.SELF],
+    "img-src": [CSP.SELF, "data:"],
+    "font-src": [CSP.SELF],
+    "connect-src": [CSP.SELF],
+    "form-action": [CSP.SELF],
+    "frame-ancestors": [CSP.NONE],
+    "base-uri": [CSP.NONE],
+    "object-src": [CSP.NONE],
+}
+# CORS: closed by default; a partner's origin is opened by listing it.
+CORS_ALLOWED_ORIGINS = env.list("CORS_ALLOWED_ORIGINS", default=[])
+CORS_URLS_REGEX = r"^/api/.*$"
+CORS_ALLOW_METHODS = ["GET", "POST", "OPTIONS"]
+CORS_ALLOW_HEADERS = ["accept", "authorization", "content-type", "x-request-id"]
 
 REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
-    "DEFAULT_AUTHENTICATION_CLASSES": [],
-    "DEFAULT_PERMISSION_CLASSES": [],
+    "DEFAULT_PARSER_CLASSES": ["chat.parsers.StrictJSONParser"],
+    "DEFAULT_AUTHENTICATION_CLASSES": ["chat.authentication.ApiKeyAuthentication"],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],  # a key raises the rate, not access
     "UNAUTHENTICATED_USER": None,
     "EXCEPTION_HANDLER": "chat.api.api_exception_handler",
-    "DEFAULT_THROTTLE_CLASSES": [],
+    "DEFAULT_THROTTLE_CLASSES": ["chat.throttling.AnonymousRateThrottle", "chat.throttling.ClientRateThrottle"],
+    # Requests per client: anonymous callers by IP address, API clients by key (each key may set its own).
+    # Counted in the default cache: Redis in production, so every web process shares the counts.
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": env("API_RATE_ANON", default="20/min"),
+        "client": env("API_RATE_CLIENT", default="600/min"),
+    },
+    # The address throttles count by: REMOTE_ADDR unless NUM_PROXIES trusted proxies add X-Forwarded-For
+    # (a client could otherwise name any address it likes).
+    "NUM_PROXIES": env.int("NUM_PROXIES", default=0),
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Veterans Benefits AI answer API",
+    "DESCRIPTION": (
+        "Answers questions about VA benefits from a curated knowledge base, with citations to the official "
+        "pages, or refuses rather than invents. Every error is `{\"error\": {\"code\", \"message\"}}`."
+    ),
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "ENUM_NAME_OVERRIDES": {
+        "RefusalReasonEnum": "verification.layers.refusal.REFUSAL_REASONS",
+    },
 }
 
 # Celery: eager without REDIS_URL, a Redis broker with it.
@@ -218,3 +280,13 @@ ANSWER_THRESHOLDS = {
 CACHE_WEIGHT_VERIFIED = 1.5
 CACHE_WEIGHT_FLAGGED = 0.5
 QUESTION_MAX_CHARS = 2000
+
+# Conversations: the last CONVERSATION_TURNS question–answer pairs rewrite follow-ups; a conversation idle
+# for CONVERSATION_IDLE_MINUTES starts over (issue: chat pages).
+CONVERSATION_TURNS = 5
+CONVERSATION_IDLE_MINUTES = 30
+# A JSON body larger than this is refused with 413 before it is parsed (a 2,000-character question with
+# every character escaped is about 12 KB).
+API_MAX_BODY_BYTES = env.int("API_MAX_BODY_BYTES", default=64 * 1024)
+# The chat page's questions count against the anonymous rate too, by address.
+CHAT_RATE = env("CHAT_RATE", default="20/min")

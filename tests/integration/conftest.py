@@ -11,6 +11,8 @@ import pytest
 import redis
 from django.db import connection
 
+from tests.processes import process_stop
+
 REPO = Path(__file__).resolve().parents[2]
 REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 
@@ -53,14 +55,7 @@ def celery_worker_process(transactional_db, redis_broker):
     try:
         yield worker
     finally:
-        worker.terminate()
-        try:
-            output, _ = worker.communicate(timeout=20)
-        except subprocess.TimeoutExpired:
-            worker.kill()
-            output, _ = worker.communicate()
-        if output.strip():
-            sys.stderr.write(f"celery worker output:\n{output}\n")
+        process_stop(worker, label="celery worker")
 
 
 def manage(*args: str) -> subprocess.CompletedProcess:

@@ -1,0 +1,108 @@
+"""What the chat page shows for each turn, built from the stored answer: the answer as safe HTML with linked
+[n] markers, the sources with their domains, and the plain-words notes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from django.utils.safestring import SafeString
+
+from chat.models import AnswerFeedback, ConversationTurn
+from chat.rendering import domain_allowed, markdown_render
+from knowledge import selectors as kb
+from knowledge.services import WHITELISTED_DOMAINS
+from verification.preprocess import PII_NOTICE
+from verification.scope import CATEGORY_CRISIS
+
+CONFIDENCE_STRONG = "Strong match: the sources below say this directly."
+CONFIDENCE_GOOD = "Good match: the sources below cover this. Check them for details that fit your situation."
+CONFIDENCE_WEAK = ("Weak match: this may not fully answer your question. Check the sources below, or talk to a "
+                   "person (see “Talk to a person”).")
+ANSWER_GONE = "This answer is no longer available. Please ask again."
+THANKS_HELPFUL = "Thank you for telling us."
+THANKS_NOT_HELPFUL = "Thank you. A reviewer will look at this answer."
+# Bands of the answer's confidence (geometric mean of retrieval and citation scores, see
+# verification.layers.confidence): a fully cited answer over a median match scores 0.75; the low-confidence
+# warning starts near 0.6.
+CONFIDENCE_STRONG_FROM = 0.75
+CONFIDENCE_GOOD_FROM = 0.6
+
+
+@dataclass(frozen=True)
+class Source:
+    number: int
+    title: str
+    url: str
+    domain: str
+
+
+@dataclass(frozen=True)
+class TurnView:
+    id: int
+    answer_id: int | None
+    question: str
+    rewritten: str
+    answer_html: SafeString | str
+    sources: list[Source]
+    refused: bool
+    crisis: bool
+    warning: str
+    verified: bool
+    confidence_note: str
+    suggestions: list[str]
+    pii_notice: str
+    feedback_state: str = "vote"  # "vote", "reason" (asking why not helpful) or "thanks"
+    thanks: str = ""
+
+
+def answer_domains() -> list[str]:
+    """Domains the page may link to: the whitelist the URL layer enforces on answers."""
+    return sorted({*WHITELISTED_DOMAINS, *settings.URL_WHITELIST_EXTRA, *kb.whitelisted_domains()})
+
+
+def confidence_note(confidence: float) -> str:
+    if confidence >= CONFIDENCE_STRONG_FROM:
+        return CONFIDENCE_STRONG
+    return CONFIDENCE_GOOD if confidence >= CONFIDENCE_GOOD_FROM else CONFIDENCE_WEAK
+
+
+CRISIS_DECISION = f"out_of_scope:{CATEGORY_CRISIS}"
+
+
+def _is_crisis(trace: list[dict]) -> bool:
+    return any(stage.get("decision") == CRISIS_DECISION for stage in trace)
+
+
+def feedback_state(feedback: AnswerFeedback | None, *, asking_reason: bool = False) -> tuple[str, str]:
+    """The feedback block's state and its thanks line: a "no" vote asks why until the reason is sent."""
+    if asking_reason:
+        return "reason", ""
+    if feedback is None:
+        return "vote", ""
+    return "thanks", THANKS_HELPFUL if feedback.helpful else THANKS_NOT_HELPFUL
+
+
+def turn_present(turn: ConversationTurn, *, domains: list[str], feedback: AnswerFeedback | None = None,
+                 asking_reason: bool = False) -> TurnView:
+    row = turn.answered_question
+    notice = PII_NOTICE if turn.pii_removed else ""
+    if row is None:
+        return TurnView(id=turn.id, answer_id=None, question=turn.question, rewritten=turn.rewritten_question,
+                        answer_html=ANSWER_GONE, sources=[], refused=True, crisis=False, warning="", verified=False,
+                        confidence_note="", suggestions=[], pii_notice=notice)
+    sources = [
+        Source(number=c["number"], title=c.get("title") or c["url"], url=c["url"],
+               domain=(urlsplit(c["url"]).hostname or "").removeprefix("www."))
+        for c in row.citations if domain_allowed(c.get("url", ""), domains)
+    ]
+    return TurnView(
+        id=turn.id, answer_id=row.id, question=turn.question, rewritten=turn.rewritten_question,
+        answer_html=markdown_render(row.answer, domains=domains, anchor_prefix=f"t{turn.id}-s",
+                                    citation_count=max((s.number for s in sources), default=0)),
+        sources=sources, refused=row.refused, crisis=row.refused and _is_crisis(row.trace), warning=row.warning,
+        verified=row.verified, confidence_note="" if row.refused else confidence_note(row.confidence),
+        suggestions=list(row.suggestions)[:3], pii_notice=notice,
+        **dict(zip(("feedback_state", "thanks"), feedback_state(feedback, asking_reason=asking_reason), strict=True)),
+    )
