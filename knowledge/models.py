@@ -5,6 +5,7 @@ from django.contrib.postgres.search import SearchVector, SearchVectorField
 from django.db import models
 from django.db.models.functions import Cast
 from pgvector.django import HnswIndex, VectorField
+from simple_history.models import HistoricalRecords
 
 # Embedding models with a partial HNSW index of their own: name → dimensions. Vectors of any other model are
 # still stored and searched (exactly); adding a model here only adds its index.
@@ -23,6 +24,11 @@ class Topic(TimeStampedModel):
     slug = models.SlugField(max_length=64, unique=True)
     name = models.CharField(max_length=128)
     keywords = ArrayField(models.CharField(max_length=64), default=list, blank=True)
+    seed_hash = models.CharField(
+        max_length=64, blank=True, editable=False,
+        help_text="Fingerprint of the seed values last written; a row whose values differ was edited by a person",
+    )
+    history = HistoricalRecords(excluded_fields=["seed_hash"])
 
     class Meta:
         ordering = ["slug"]
@@ -36,6 +42,7 @@ class Source(TimeStampedModel):
     title = models.CharField(max_length=300, blank=True)
     domain = models.CharField(max_length=253, db_index=True)
     whitelisted = models.BooleanField(default=True)
+    history = HistoricalRecords()
 
     class Meta:
         ordering = ["url"]
@@ -63,6 +70,11 @@ class Entity(TimeStampedModel):
     aliases = ArrayField(models.CharField(max_length=128), default=list, blank=True)
     definition = models.TextField(blank=True)
     source = models.ForeignKey(Source, null=True, blank=True, on_delete=models.SET_NULL, related_name="entities")
+    seed_hash = models.CharField(
+        max_length=64, blank=True, editable=False,
+        help_text="Fingerprint of the seed values last written; a row whose values differ was edited by a person",
+    )
+    history = HistoricalRecords(excluded_fields=["seed_hash"])
 
     class Meta:
         ordering = ["type", "value"]
@@ -99,6 +111,7 @@ class Chunk(TimeStampedModel):
         db_persist=True,
     )
     entities = models.ManyToManyField(Entity, through="ChunkEntity", related_name="chunks", blank=True)
+    history = HistoricalRecords(excluded_fields=["search_vector"])
 
     class Meta:
         ordering = ["entry_id"]
@@ -188,7 +201,12 @@ class AnsweredQuestion(TimeStampedModel):
     question_hash = models.CharField(max_length=64, db_index=True)
     gate_key = models.CharField(
         max_length=500, blank=True, db_index=True,
-        help_text="The entity gate: codes, forms, benefits, numbers and topic a cached answer must share",
+        help_text="The entity gate: codes, forms, benefits, numbers, meaning markers and topic a cached answer "
+                  "must share",
+    )
+    intent_words = models.CharField(
+        max_length=500, blank=True,
+        help_text="What the question asks beyond the entities it names (knowledge.gate.intent_words)",
     )
     answer = models.TextField(blank=True)
     citations = models.JSONField(default=list, blank=True)
@@ -217,19 +235,47 @@ class AnsweredQuestion(TimeStampedModel):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     flagged_at = models.DateTimeField(null=True, blank=True)
-    review_note = models.TextField(blank=True)
+    corrected_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    corrected_at = models.DateTimeField(null=True, blank=True)
+    review_note = models.TextField(blank=True, help_text="The reason given with the latest review decision")
+    review_version = models.PositiveIntegerField(
+        default=0, help_text="Raised by every review decision: a decision made on an older version is a conflict",
+    )
     needs_review = models.BooleanField(
         default=False,
-        help_text="A layer changed or flagged the answer, or it carries a low-confidence warning: served again "
-                  "only once verified",
+        help_text="A layer changed or flagged the answer, it carries a low-confidence warning, or a source it "
+                  "cites changed: in the reviewers' queue, and served to other wordings only once verified",
+    )
+    stale = models.BooleanField(
+        default=False, help_text="A chunk the answer cites was changed or removed by re-ingestion",
+    )
+    current = models.BooleanField(
+        default=True,
+        help_text="The answer the cache holds for its question; off once stale or cleared from the cache",
+    )
+    off_record = models.BooleanField(
+        default=False, help_text="Answered by a --no-cache or evaluation run: never cached nor queued for review",
     )
     hit_count = models.PositiveIntegerField(default=0)
+    verified_hit_count = models.PositiveIntegerField(default=0, help_text="Times served from the cache while verified")
+    last_served_at = models.DateTimeField(null=True, blank=True)
     topics = models.ManyToManyField(Topic, through="QuestionTopic", related_name="questions", blank=True)
     entities = models.ManyToManyField(Entity, through="QuestionEntity", related_name="questions", blank=True)
     sources = models.ManyToManyField(Source, through="QuestionSource", related_name="questions", blank=True)
+    history = HistoricalRecords(excluded_fields=[
+        "question_embedding", "answer_embedding", "retrieved", "trace", "suggestions", "hit_count",
+        "verified_hit_count", "last_served_at",
+    ])
 
     class Meta:
         ordering = ["-created_at"]
+        permissions = [
+            ("verify_answeredquestion", "Can verify answers"),
+            ("flag_answeredquestion", "Can flag answers and clear flags"),
+            ("correct_answeredquestion", "Can correct answers"),
+        ]
         constraints = [
             models.CheckConstraint(
                 condition=models.Q(refused=False, refusal_reason="") | (models.Q(refused=True) & ~models.Q(refusal_reason="")),
@@ -241,15 +287,63 @@ class AnsweredQuestion(TimeStampedModel):
             models.CheckConstraint(
                 condition=models.Q(confidence__gte=0.0, confidence__lte=1.0), name="answered_confidence_0_1"
             ),
+            models.CheckConstraint(condition=~models.Q(stale=True, current=True), name="answered_stale_not_current"),
+            models.CheckConstraint(condition=~models.Q(off_record=True, current=True),
+                                   name="answered_off_record_not_current"),
+            # One answer per question in the cache: two identical questions at the same moment store one.
+            # Refusals are left out: they are answered afresh each time and never served from the cache.
+            models.UniqueConstraint(fields=["question_hash"], condition=models.Q(current=True, refused=False),
+                                    name="answered_one_current_per_question"),
         ]
         indexes = [
             # Refusal suggestions read the verified answers only; without this every refusal scanned the table.
             models.Index(fields=["embedding_model"], name="answered_verified_served",
                          condition=models.Q(verified=True, refused=False)),
+            # The semantic and graph caches: the stored questions' vectors, one partial HNSW index per model.
+            *[
+                HnswIndex(
+                    OpClass(Cast("question_embedding", VectorField(dimensions=dims)), name="vector_cosine_ops"),
+                    name=f"answered_question_hnsw_{dims}",
+                    condition=models.Q(embedding_model=model_name, current=True, refused=False),
+                    m=16,
+                    ef_construction=64,
+                )
+                for model_name, dims in INDEXED_EMBEDDING_MODELS.items()
+            ],
+            models.Index(fields=["gate_key", "embedding_model"], name="answered_gate_current",
+                         condition=models.Q(current=True, refused=False)),
+            # The reviewers' queue and the stale list.
+            models.Index(fields=["-created_at"], name="answered_review_queue",
+                         condition=models.Q(needs_review=True, verified=False, flagged=False, off_record=False)),
         ]
 
     def __str__(self) -> str:
         return self.question[:80]
+
+
+class AnswerSourceChange(TimeStampedModel):
+    """A chunk an answer cited, changed or removed by re-ingestion: what the stale queue shows."""
+
+    class Kind(models.TextChoices):
+        CHANGED = "changed", "Changed"
+        REMOVED = "removed", "Removed"
+
+    answered_question = models.ForeignKey(AnsweredQuestion, on_delete=models.CASCADE, related_name="source_changes")
+    entry_id = models.CharField(max_length=200)
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    before = models.TextField()
+    after = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.CheckConstraint(condition=models.Q(kind__in=["changed", "removed"]), name="source_change_kind_valid"),
+            models.CheckConstraint(condition=~models.Q(kind="removed") | models.Q(after=""),
+                                   name="source_change_removed_has_no_after"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.entry_id} {self.kind}"
 
 
 class QuestionTopic(models.Model):

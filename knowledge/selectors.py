@@ -18,6 +18,7 @@ from django.db.models.functions import Cast
 from pgvector.django import CosineDistance, VectorField
 
 from knowledge.embeddings import embedding_provider_get
+from knowledge.gate import gate_has_entities, intent_overlap
 from knowledge.models import Chunk, ChunkEmbedding
 
 # Small, rarely-changing tables read on every question (glossary, topic keywords, whitelisted domains) are
@@ -256,66 +257,114 @@ class CacheHit:
     level: str  # "exact", "semantic", "graph"
     similarity: float
     weighted: float
+    # A reviewer flagged the stored answer to this question and no corrected one exists: the pipeline serves
+    # the "being reviewed" message (verification.review.cached_answer_content), never that text regenerated.
+    under_review: bool = False
 
 
-def _cache_weight(verified: bool, flagged: bool) -> float:
-    if flagged:
-        return settings.CACHE_WEIGHT_FLAGGED
+def _cache_weight(verified: bool) -> float:
     return settings.CACHE_WEIGHT_VERIFIED if verified else 1.0
 
 
-def _servable() -> Q:
-    """Answers the cache may serve again: not refusals, never flagged, and, when a layer changed or flagged
-    the answer or it carries the low-confidence warning (needs_review), only once a reviewer verified it."""
-    return Q(refused=False, flagged=False) & (Q(needs_review=False) | Q(verified=True))
+def _cached() -> Q:
+    """The answers the cache holds: each question's current answer, refusals left out (they are answered
+    afresh). A stale answer (a source it cites changed) or one cleared by an operator is not current."""
+    return Q(current=True, refused=False)
 
 
 def answer_cached_exact(*, question_hash: str) -> CacheHit | None:
-    """Return the served answer to exactly this question: verified first, then the newest; never flagged."""
+    """Return the cached answer to exactly this question (there is at most one), or None.
+
+    A flagged one comes back ``under_review``; one awaiting review is served as it was stored, warning and all
+    (the next answer would be made the same way); a verified or corrected one is served first everywhere.
+    """
     from knowledge.models import AnsweredQuestion
 
     row = (
-        AnsweredQuestion.objects.filter(_servable(), question_hash=question_hash)
-        .order_by("-verified", "-created_at")
-        .values_list("id", "verified")
+        AnsweredQuestion.objects.filter(_cached(), question_hash=question_hash)
+        .values_list("id", "verified", "flagged")
         .first()
     )
-    return CacheHit(row[0], "exact", 1.0, _cache_weight(row[1], False)) if row else None
+    if row is None:
+        return None
+    pk, verified, flagged = row
+    return CacheHit(pk, "exact", 1.0, _cache_weight(verified), under_review=flagged)
+
+
+# Candidates read per semantic lookup: the few nearest stored questions behind the gate.
+SIMILAR_CANDIDATES = 5
+
+
+# The graph level also takes a stored question that names the same entities (the same gate key, with a code,
+# form or benefit in it) and asks the same thing in other words: intent words overlapping this much, and a
+# cosine above the floor (measured with MiniLM on tests/review/crosstalk_pairs.json: lay-name paraphrases score
+# 0.57-0.83, e.g. "TBI" / "traumatic brain injury" 0.60; no near-miss pair shares a gate key).
+INTENT_MIN_OVERLAP = 0.6
+GRAPH_INTENT_FLOOR = 0.5
+
+
+def question_intent_words(*, question: str) -> str:
+    """Return a question's intent words, its entity names (lay names included) left out."""
+    from knowledge.extraction import entities_extract
+    from knowledge.gate import intent_words
+
+    terms = {alias.lower(): term for term, aliases in glossary_get().items() for alias in (term, *aliases)}
+    found = entities_extract(text=question, terms=terms, conditions=condition_names_get())
+    return intent_words(text=question, mentions=[e.text for e in found])
 
 
 def answer_cached_similar(
     *, vector: np.ndarray, model_name: str, gate_key: str, semantic_threshold: float, graph_threshold: float,
-    graph_allowed: bool,
+    graph_allowed: bool, question: str = "",
 ) -> CacheHit | None:
-    """Return a stored answer to a question that means the same, behind the entity gate.
+    """Return a stored answer to a question that means the same, behind the entity gate, or None.
 
-    Only answers with the same gate key (codes, forms, benefits, numbers, topic) are candidates, so "DC 5260"
-    never serves "DC 5261" and "50 and 30" never serves "50 and 40". A candidate's similarity is weighted by
-    its review (verified ×1.5, flagged ×0.5); it must clear the threshold both raw and weighted, so a
-    flagged answer is never served and a verified one wins ties. The graph level accepts a lower similarity
-    when the question names entities (the graph edges carry the meaning).
+    Only answers with the same gate key (codes, forms, benefits, numbers, negation, comparisons, frequencies,
+    topic; see knowledge.gate) are candidates, so "DC 5260" never serves "DC 5261" and "with a CPAP" never
+    serves "without a CPAP". A candidate counts when its similarity clears the semantic threshold, or the
+    graph one when the question names entities (the graph edges carry the meaning), or, when the gate names a
+    code, form or benefit, when ``question`` asks the same beyond them (``INTENT_MIN_OVERLAP``). Of those, a verified
+    answer wins (weighted ×1.5); else a flagged one blocks the question (``under_review``: its text must not
+    be served again, nor made again); else the nearest answer that needs no review.
+
+    The stored questions' vectors have a partial HNSW index per embedding model (``answered_question_hnsw_*``);
+    the planner reads it for a large gate group and the gate-key index for a small one.
     """
-    from knowledge.models import AnsweredQuestion
+    from knowledge.models import INDEXED_EMBEDDING_MODELS, AnsweredQuestion
 
+    column = "question_embedding"
+    if model_name in INDEXED_EMBEDDING_MODELS:  # the index's expression, so the planner can use it
+        column = Cast("question_embedding", VectorField(dimensions=INDEXED_EMBEDDING_MODELS[model_name]))
     rows = (
-        AnsweredQuestion.objects.filter(
-            _servable(), gate_key=gate_key, embedding_model=model_name, question_embedding__isnull=False,
-        )
-        .annotate(distance=CosineDistance("question_embedding", vector))
+        AnsweredQuestion.objects.filter(_cached(), gate_key=gate_key, embedding_model=model_name)
+        .annotate(distance=CosineDistance(column, vector))
         .order_by("distance")
-        .values_list("id", "distance", "verified", "flagged")[:5]
+        .values_list("id", "distance", "verified", "flagged", "needs_review", "intent_words")[:SIMILAR_CANDIDATES]
     )
-    best: CacheHit | None = None
-    for pk, distance, verified, flagged in rows:
+    by_intent = bool(question) and gate_has_entities(gate_key)
+    intent = question_intent_words(question=question) if by_intent else ""
+    verified_hit = blocking_hit = plain_hit = None
+    for pk, distance, verified, flagged, needs_review, stored_intent in rows:
+        if distance is None:
+            continue
         similarity = 1.0 - float(distance)
-        weighted = similarity * _cache_weight(verified, flagged)
-        for level, threshold, allowed in (("semantic", semantic_threshold, True),
-                                          ("graph", graph_threshold, graph_allowed)):
-            if allowed and similarity >= threshold and weighted >= threshold:
-                if best is None or weighted > best.weighted:
-                    best = CacheHit(pk, level, similarity, weighted)
-                break
-    return best
+        if similarity >= semantic_threshold:
+            level = "semantic"
+        elif graph_allowed and similarity >= graph_threshold:
+            level = "graph"
+        elif (by_intent and similarity >= GRAPH_INTENT_FLOOR
+              and intent_overlap(intent, stored_intent) >= INTENT_MIN_OVERLAP):
+            level = "graph"
+        else:
+            continue
+        hit = CacheHit(pk, level, similarity, similarity * _cache_weight(verified), under_review=flagged)
+        if verified and (verified_hit is None or hit.weighted > verified_hit.weighted):
+            verified_hit = hit
+        elif flagged and blocking_hit is None:
+            blocking_hit = hit
+        elif not (verified or flagged or needs_review) and plain_hit is None:
+            plain_hit = hit
+    return verified_hit or blocking_hit or plain_hit
 
 
 def entities_unknown(*, dc_codes: Sequence[str], va_forms: Sequence[str]) -> list[tuple[str, str]]:
@@ -353,13 +402,19 @@ def glossary_get() -> dict[str, tuple[str, ...]]:
 
 
 def condition_names_get() -> dict[str, str]:
-    """Return the rating schedule's condition names that each name one diagnostic code, lower case → code."""
+    """Return the names that each stand for one diagnostic code, lower case → code: the rating schedule's
+    condition names, and the codes' aliases in the graph, lay words included ("ringing in the ears" → 6260)."""
     from knowledge.extraction import condition_names_build
     from knowledge.models import Entity
 
-    return _reference("conditions", lambda: condition_names_build(
-        codes=Entity.objects.filter(type="dc_code").values_list("value", "name")
-    ))
+    def load() -> dict[str, str]:
+        rows = list(Entity.objects.filter(type="dc_code").values_list("value", "name", "aliases"))
+        names = condition_names_build(codes=[(value, name) for value, name, _ in rows])
+        # Aliases are curated (seed/condition_aliases.json, then reviewers), so short ones ("PTSD") count too.
+        names.update({alias.lower(): value for value, _, aliases in rows for alias in aliases})
+        return names
+
+    return _reference("conditions", load)
 
 
 def topic_ids_get() -> dict[str, int]:

@@ -13,19 +13,20 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from django.conf import settings
-from django.db import transaction
+from django.db import IntegrityError, transaction
+from simple_history.utils import bulk_create_with_history, bulk_update_with_history
 
 from knowledge.chunking import units_split
 from knowledge.corpus_formats import ChunkRecord, corpus_parse
 from knowledge.embeddings import embedding_provider_get
-from knowledge.extraction import BENEFITS, DEFAULT_TOPICS, entities_extract, topics_classify
+from knowledge.extraction import BENEFITS, entities_extract, topics_classify
 from knowledge.models import Chunk, ChunkEmbedding, ChunkEntity, ChunkSentence, Entity, Source, Topic
 
 logger = logging.getLogger(__name__)
 
 SEED_DIR = Path(__file__).resolve().parent / "seed"
 BUNDLED_CORPUS_DIR = Path(__file__).resolve().parent / "corpus"
-GENERAL_TOPIC = ("general", "General VA benefits")
+GENERAL_TOPIC = "general"
 WHITELISTED_DOMAINS = ("va.gov", "ecfr.gov")
 
 ProgressCallback = Callable[[int], None]
@@ -38,12 +39,17 @@ class IngestSummary:
     unchanged: int
     skipped: int
     to_embed: int
+    removed: int = 0
+    stale_answers: int = 0
 
     def line(self) -> str:
-        return (
+        line = (
             f"{self.added} added, {self.updated} updated, {self.unchanged} unchanged, {self.skipped} skipped; "
             f"{self.to_embed} embedded"
         )
+        if self.removed or self.stale_answers:
+            line += f"; {self.removed} removed, {self.stale_answers} answers now stale"
+        return line
 
 
 def content_hash(record: ChunkRecord) -> str:
@@ -65,25 +71,78 @@ def domain_whitelisted(domain: str) -> bool:
     return any(domain == d or domain.endswith(f".{d}") for d in allowed)
 
 
-def graph_seed() -> None:
-    """Create the topics, diagnostic codes, VA forms and benefits the graph starts with (idempotent)."""
-    topics = [Topic(slug=slug, name=spec["name"], keywords=list(spec["keywords"])) for slug, spec in DEFAULT_TOPICS.items()]
-    topics.append(Topic(slug=GENERAL_TOPIC[0], name=GENERAL_TOPIC[1], keywords=[]))
-    Topic.objects.bulk_create(topics, update_conflicts=True, unique_fields=["slug"], update_fields=["name", "keywords"])
+@dataclass(frozen=True)
+class _Seeded:
+    """A row the seed data defines: its key and the values seeding writes."""
 
-    entities: list[Entity] = []
+    key: tuple[str, ...]
+    values: dict[str, object]
+
+
+def seed_fingerprint(values: dict[str, object]) -> str:
+    """Return the fingerprint of seeded values; a row whose values no longer match it was edited by a person."""
+    return hashlib.sha256(json.dumps(values, sort_keys=True, ensure_ascii=False, default=str).encode()).hexdigest()
+
+
+def _seed_rows(model, rows: Sequence[_Seeded], *, key_fields: tuple[str, ...], reason: str) -> dict[str, int]:
+    """Create the seeded rows that are missing and update those nobody edited; leave edited rows alone.
+
+    A row is unedited while its values match the fingerprint stored when it was last seeded (or when it has
+    none yet: rows seeded before fingerprints existed). Every write is kept in the row's history.
+    """
+    fields = list(rows[0].values) if rows else []
+    existing = {tuple(getattr(obj, f) for f in key_fields): obj for obj in model.objects.filter(
+        **{f"{key_fields[-1]}__in": [r.key[-1] for r in rows]})}
+    new, changed, kept = [], [], 0
+    for row in rows:
+        fingerprint = seed_fingerprint(row.values)
+        obj = existing.get(row.key)
+        if obj is None:
+            new.append(model(**dict(zip(key_fields, row.key, strict=True)), **row.values, seed_hash=fingerprint))
+            continue
+        if obj.seed_hash == fingerprint:
+            continue
+        current = seed_fingerprint({f: getattr(obj, f) for f in fields})
+        if obj.seed_hash and current != obj.seed_hash:
+            kept += 1  # a reviewer edited it: their values stay
+            continue
+        for name, value in row.values.items():
+            setattr(obj, name, value)
+        obj.seed_hash = fingerprint
+        changed.append(obj)
+    if new:
+        bulk_create_with_history(new, model, batch_size=500, default_change_reason=reason)
+    if changed:
+        bulk_update_with_history(changed, model, [*fields, "seed_hash"], batch_size=500,
+                                 default_change_reason=reason)
+    return {"added": len(new), "updated": len(changed), "kept_edited": kept}
+
+
+SEED_REASON = "seeded from knowledge/seed"
+INGEST_REASON = "ingested from the corpus"
+
+
+def graph_seed() -> dict[str, int]:
+    """Create the topics, diagnostic codes, VA forms and benefits of the seed data files; update a seeded row
+    only while nobody has edited it (idempotent). Return how many rows were added, updated and kept."""
+    spec = json.loads((SEED_DIR / "topics.json").read_text(encoding="utf-8"))
+    topics = [_Seeded((slug, ), {"name": t["name"], "keywords": list(t["keywords"])}) for slug, t in spec["topics"].items()]
+    topics.append(_Seeded((spec["general"]["slug"], ), {"name": spec["general"]["name"], "keywords": []}))
+    counts = _seed_rows(Topic, topics, key_fields=("slug",), reason=SEED_REASON)
+
+    aliases = json.loads((SEED_DIR / "condition_aliases.json").read_text(encoding="utf-8"))["aliases"]
+    entities: list[_Seeded] = []
     with (SEED_DIR / "diagnostic_codes.csv").open(encoding="utf-8") as handle:
         for row in csv.DictReader(handle):
-            entities.append(Entity(type=Entity.Type.DC_CODE, value=row["code"], name=row["name"]))
-    forms_file = SEED_DIR / "va_forms.json"
-    if forms_file.exists():
-        for form in json.loads(forms_file.read_text(encoding="utf-8")):
-            entities.append(Entity(type=Entity.Type.VA_FORM, value=form["number"].upper(), name=form["name"][:255]))
+            entities.append(_Seeded((Entity.Type.DC_CODE, row["code"]),
+                                    {"name": row["name"], "aliases": list(aliases.get(row["code"], []))}))
+    for form in json.loads((SEED_DIR / "va_forms.json").read_text(encoding="utf-8")):
+        entities.append(_Seeded((Entity.Type.VA_FORM, form["number"].upper()), {"name": form["name"][:255], "aliases": []}))
     for slug, names in BENEFITS.items():
-        entities.append(Entity(type=Entity.Type.BENEFIT, value=slug, name=names[0], aliases=list(names[1:])))
-    Entity.objects.bulk_create(
-        entities, update_conflicts=True, unique_fields=["type", "value"], update_fields=["name", "aliases"]
-    )
+        entities.append(_Seeded((Entity.Type.BENEFIT, slug), {"name": names[0], "aliases": list(names[1:])}))
+    for key, value in _seed_rows(Entity, entities, key_fields=("type", "value"), reason=SEED_REASON).items():
+        counts[key] += value
+    return counts
 
 
 def bundled_corpus_paths() -> list[Path]:
@@ -133,6 +192,8 @@ def _records_write(records: Sequence[ChunkRecord]) -> dict[str, int]:
             changed.append(chunk)
         else:
             new.append(chunk)
+    before = {pk: (content, url) for pk, content, url in
+              Chunk.objects.filter(id__in=[c.id for c in changed]).values_list("id", "content", "source__url")}
     Chunk.objects.bulk_create(new, batch_size=500)
     Chunk.objects.bulk_update(
         changed,
@@ -143,7 +204,110 @@ def _records_write(records: Sequence[ChunkRecord]) -> dict[str, int]:
     by_entry = {r.entry_id: r for r in records}
     _terms_upsert([by_entry[c.entry_id] for c in touched if by_entry[c.entry_id].term], sources)
     _entities_link(touched, terms=_term_aliases())
-    return {"added": len(new), "updated": len(changed), "unchanged": unchanged}
+    changes = [
+        ChunkChange(chunk_id=c.id, entry_id=c.entry_id, before=before[c.id][0], after=c.content)
+        for c in changed if before[c.id] != (c.content, sources[by_entry[c.entry_id].url].url)
+    ]
+    removed = _split_parts_gone(records, existing)
+    changes += [ChunkChange(chunk_id=pk, entry_id=entry_id, before=content, after="")
+                for pk, entry_id, content in removed]
+    stale = answers_stale_mark(changes=changes)
+    Chunk.objects.filter(id__in=[pk for pk, _, _ in removed]).delete()
+    return {"added": len(new), "updated": len(changed), "unchanged": unchanged, "removed": len(removed),
+            "stale_answers": stale}
+
+
+def _split_parts_gone(records: Sequence[ChunkRecord], existing: dict[str, tuple]) -> list[tuple[int, str, str]]:
+    """Return (id, entry_id, content) of the stored parts of a split record (``entry#2``) that the records no
+    longer have: a record that now splits into fewer parts, or no longer splits at all."""
+    wanted = {r.entry_id for r in records}
+    bases = {r.entry_id.split("#", 1)[0] for r in records}
+    gone = [entry_id for entry_id in existing
+            if entry_id not in wanted and entry_id.split("#", 1)[0] in bases and (
+                "#" in entry_id or f"{entry_id}#1" in wanted)]
+    if not gone:
+        return []
+    return list(Chunk.objects.filter(entry_id__in=gone).values_list("id", "entry_id", "content"))
+
+
+@dataclass(frozen=True)
+class ChunkChange:
+    """A chunk's text before and after re-ingestion; ``after`` is empty when the chunk was removed."""
+
+    chunk_id: int
+    entry_id: str
+    before: str
+    after: str
+
+
+STALE_REASON = "a source it cites was {kind} {how}: {entry_id}"
+HOW_REINGEST = "on re-ingest"
+HOW_ADMIN = "in the admin"
+
+
+def answers_stale_mark(*, changes: Sequence[ChunkChange], how: str = HOW_REINGEST) -> int:
+    """Take the answers citing changed or removed chunks out of the cache and into the stale queue.
+
+    Each loses its verified mark, leaves the cache (not current) and needs review; what changed, before and
+    after, is kept for the reviewer. Return how many answers became stale.
+    """
+    from knowledge.models import AnsweredQuestion, AnswerSourceChange, QuestionSource
+
+    if not changes:
+        return 0
+    by_chunk = {c.chunk_id: c for c in changes}
+    citing: dict[int, list[ChunkChange]] = {}
+    for question_id, chunk_id in (QuestionSource.objects.filter(chunk_id__in=list(by_chunk), question__refused=False)
+                                  .values_list("question_id", "chunk_id")):
+        citing.setdefault(question_id, []).append(by_chunk[chunk_id])
+    if not citing:
+        return 0
+    rows = list(AnsweredQuestion.objects.filter(id__in=list(citing)).defer("question_embedding", "answer_embedding"))
+    for row in rows:
+        first = citing[row.id][0]
+        row._change_reason = STALE_REASON.format(kind="removed" if not first.after else "changed", how=how,
+                                                 entry_id=first.entry_id)[:100]
+        row.stale, row.current, row.needs_review = True, False, True
+        row.verified, row.verified_by, row.verified_at = False, None, None
+        row.review_version += 1
+    bulk_update_with_history(rows, AnsweredQuestion, ["stale", "current", "needs_review", "verified", "verified_by",
+                                                      "verified_at", "review_version"], batch_size=500)
+    AnswerSourceChange.objects.bulk_create([
+        AnswerSourceChange(answered_question_id=question_id, entry_id=c.entry_id,
+                           kind="removed" if not c.after else "changed", before=c.before, after=c.after)
+        for question_id, found in citing.items() for c in found
+    ], batch_size=500)
+    return len(rows)
+
+
+def chunk_edit(*, chunk: Chunk, user, reason: str) -> int:
+    """Save a reviewer's edit of a chunk: kept in its history, re-embedded, and the answers citing it made stale
+    when its text changed (return how many). The corpus file stays the source: re-ingesting it restores the
+    file's text (its content hash no longer matches)."""
+    with transaction.atomic():
+        before = Chunk.objects.select_for_update().values_list("content", flat=True).get(id=chunk.id)
+        chunk.content_hash = hashlib.sha256(f"edited\n{chunk.content}".encode()).hexdigest()
+        chunk._history_user, chunk._change_reason = user, reason[:100]
+        chunk.save()
+        stale = 0
+        if before != chunk.content:
+            _entities_link([chunk], terms=_term_aliases())
+            stale = answers_stale_mark(changes=[ChunkChange(chunk.id, chunk.entry_id, before, chunk.content)],
+                                       how=HOW_ADMIN)
+            transaction.on_commit(partial(chunks_embed_enqueue, chunk_ids=[chunk.id]))
+    return stale
+
+
+def chunks_delete(*, chunk_ids: Sequence[int], user, reason: str) -> int:
+    """Delete chunks, first taking the answers citing them out of the cache into the stale queue; return how
+    many answers became stale."""
+    with transaction.atomic():
+        rows = list(Chunk.objects.select_for_update().filter(id__in=chunk_ids))
+        stale = answers_stale_mark(changes=[ChunkChange(c.id, c.entry_id, c.content, "") for c in rows], how=HOW_ADMIN)
+        for chunk in rows:
+            chunk._history_user, chunk._change_reason = user, reason[:100]
+            chunk.delete()
+    return stale
 
 
 def _sources_upsert(records: Iterable[ChunkRecord]) -> dict[str, Source]:
@@ -165,25 +329,25 @@ def _topic_for(record: ChunkRecord, topics: dict[str, Topic]) -> tuple[Topic, st
         return topics[record.topic], record.subtopic
     text = " ".join([record.topic, record.subtopic, record.title, record.content[:500]])
     ranked = topics_classify(text=text, topics={slug: t.keywords for slug, t in topics.items()})
-    slug = ranked[0][0] if ranked else GENERAL_TOPIC[0]
+    slug = ranked[0][0] if ranked else GENERAL_TOPIC
     return topics[slug], record.subtopic or record.topic
 
 
 def _terms_upsert(records: Sequence[ChunkRecord], sources: dict[str, Source]) -> None:
-    """Create or update glossary terms; a term defined twice keeps its `definition` record, aliases merged."""
-    by_term: dict[str, Entity] = {}
+    """Create or update glossary terms; a term defined twice keeps its `definition` record, aliases merged.
+    A term a reviewer edited keeps their name, aliases and definition."""
+    by_term: dict[str, _Seeded] = {}
     for r in sorted(records, key=lambda r: r.type != "definition"):
         value = r.term.lower()[:128]
         if value in by_term:
-            by_term[value].aliases = sorted({*by_term[value].aliases, *(a[:128] for a in r.aliases)})
+            merged = by_term[value].values
+            merged["aliases"] = sorted({*merged["aliases"], *(a[:128] for a in r.aliases)})
             continue
-        by_term[value] = Entity(type=Entity.Type.TERM, value=value, name=r.term[:255],
-                                aliases=[a[:128] for a in r.aliases], definition=r.content, source=sources[r.url])
-    terms = list(by_term.values())
-    Entity.objects.bulk_create(
-        terms, update_conflicts=True, unique_fields=["type", "value"],
-        update_fields=["name", "aliases", "definition", "source"],
-    )
+        by_term[value] = _Seeded((Entity.Type.TERM, value), {
+            "name": r.term[:255], "aliases": [a[:128] for a in r.aliases], "definition": r.content,
+            "source_id": sources[r.url].id,
+        })
+    _seed_rows(Entity, list(by_term.values()), key_fields=("type", "value"), reason=INGEST_REASON)
 
 
 def _term_aliases() -> dict[str, str]:
@@ -371,31 +535,47 @@ def answered_question_create(
     entity_ids: Sequence[int],
     cited: Sequence[tuple[int, int, int]],  # (chunk id, source id, citation number)
     needs_review: bool = False,
+    off_record: bool = False,
 ):
-    """Store an answer with its graph edges: the question's topics and entities, the sources it cites."""
+    """Store an answer with its graph edges: the question's topics and entities, the sources it cites.
+
+    An answer ``off_record`` (a --no-cache or evaluation run) is kept for reading but never enters the cache
+    (not current) nor the reviewers' queue.
+
+    Return ``(row, created)``. A question holds one current answer (a constraint): when the same question was
+    answered and stored at the same moment, the row stored first is returned with ``created`` False, and the
+    caller serves that one.
+    """
     from django.db import connection
 
     from knowledge.models import AnsweredQuestion, QuestionEntity, QuestionSource, QuestionTopic
-    from knowledge.selectors import topic_ids_get
+    from knowledge.selectors import question_intent_words, topic_ids_get
 
     with transaction.atomic():
         # A stored answer can be made again; a crash may lose the last few hundred milliseconds of them, and in
         # exchange the commit does not wait for the WAL flush (measured: the largest share of storing time).
         with connection.cursor() as cursor:
             cursor.execute("SET LOCAL synchronous_commit TO OFF")
-        row = AnsweredQuestion.objects.create(
-            question=question, question_hash=question_hash, gate_key=gate_key[:500], answer=answer,
-            citations=citations, question_embedding=question_vector, embedding_model=embedding_model,
-            confidence=min(max(confidence, 0.0), 1.0), retrieval_score=retrieval_score, retrieved=retrieved,
-            weak_retrieval=weak_retrieval, refused=refused,
-            refusal_reason=refusal_reason if refused else "", warning=warning or "", suggestions=suggestions,
-            model=model, routing_reason=routing_reason, verification=verification, trace=trace,
-            needs_review=needs_review,
-        )
+        try:
+            with transaction.atomic():
+                row = AnsweredQuestion.objects.create(
+                    question=question, question_hash=question_hash, gate_key=gate_key[:500],
+                    intent_words=question_intent_words(question=question)[:500] if not refused else "", answer=answer,
+                    citations=citations, question_embedding=question_vector, embedding_model=embedding_model,
+                    confidence=min(max(confidence, 0.0), 1.0), retrieval_score=retrieval_score,
+                    retrieved=retrieved, weak_retrieval=weak_retrieval, refused=refused,
+                    refusal_reason=refusal_reason if refused else "", warning=warning or "",
+                    suggestions=suggestions, model=model, routing_reason=routing_reason, verification=verification,
+                    trace=trace, needs_review=needs_review, off_record=off_record, current=not off_record,
+                )
+        except IntegrityError as exc:
+            if getattr(getattr(exc.__cause__, "diag", None), "constraint_name", "") != ONE_CURRENT_CONSTRAINT:
+                raise
+            return AnsweredQuestion.objects.get(question_hash=question_hash, current=True, refused=False), False
         topic_ids = topic_ids_get()
         topics = [(topic_ids[slug], score) for slug, score in topic_scores if slug in topic_ids]
         if not (topics or entity_ids or cited):
-            return row
+            return row, True
         # The three edge tables in one statement: a round trip each was a third of storing time.
         with connection.cursor() as cursor:
             cursor.execute(_EDGES_SQL.format(topic=QuestionTopic._meta.db_table, entity=QuestionEntity._meta.db_table,
@@ -406,12 +586,42 @@ def answered_question_create(
                 "source_ids": [source for _, source, _ in cited], "chunk_ids": [chunk for chunk, _, _ in cited],
                 "numbers": [number for _, _, number in cited],
             })
-    return row
+    return row, True
+
+
+ONE_CURRENT_CONSTRAINT = "answered_one_current_per_question"
 
 
 def answer_hit_record(*, answered_question_id: int) -> None:
-    from django.db.models import F
+    """Count a serve from the cache: hits, the last time, and whether it was a verified answer."""
+    from django.db import connection
+    from django.db.models import Case, F, Value, When
+    from django.db.models.functions import Now
 
     from knowledge.models import AnsweredQuestion
 
-    AnsweredQuestion.objects.filter(id=answered_question_id).update(hit_count=F("hit_count") + 1)
+    with transaction.atomic():
+        # A count lost to a crash costs nothing; waiting for the WAL flush cost most of a cache hit (measured:
+        # 8 ms of a 16 ms exact hit on a loaded machine).
+        with connection.cursor() as cursor:
+            cursor.execute("SET LOCAL synchronous_commit TO OFF")
+        AnsweredQuestion.objects.filter(id=answered_question_id).update(
+            hit_count=F("hit_count") + 1, last_served_at=Now(),
+            verified_hit_count=F("verified_hit_count") + Case(When(verified=True, then=Value(1)), default=Value(0)),
+        )
+
+
+def answers_cache_clear(*, topic: str | None = None, include_reviewed: bool = False) -> int:
+    """Take answers out of the cache (all, or those classified under ``topic``); return how many.
+
+    The rows stay, with their reviews and history; their questions are answered afresh next time. Verified and
+    flagged answers are a reviewer's decisions and stay in the cache unless ``include_reviewed``.
+    """
+    from knowledge.models import AnsweredQuestion, QuestionTopic
+
+    rows = AnsweredQuestion.objects.filter(current=True, refused=False)
+    if topic:
+        rows = rows.filter(id__in=QuestionTopic.objects.filter(topic__slug=topic).values("question_id"))
+    if not include_reviewed:
+        rows = rows.filter(verified=False, flagged=False)
+    return rows.update(current=False)

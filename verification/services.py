@@ -10,19 +10,14 @@ The steps, in that order, are ``verification.pipeline.ANSWER_STEPS``.
 
 from __future__ import annotations
 
-import logging
 import unicodedata
 import uuid
 from collections.abc import Sequence
 
 from django.conf import settings
-from django.db import transaction
-from django.utils import timezone
 
 from knowledge import selectors as kb
-from knowledge.models import AnsweredQuestion
 from verification.followup import HISTORY_MAX
-from verification.layers.types import SourceChunk
 from verification.pipeline import answer_pipeline_run
 from verification.pipeline.generation import whitelist as _whitelist
 from verification.pipeline.state import AnswerResult, AnswerState
@@ -109,67 +104,3 @@ def history_validate(*, history: object) -> tuple[str, ...]:
 def _echo(value: object) -> str:
     text = " ".join(str(value).split())
     return text if len(text) <= MAX_ECHO_CHARS else text[: MAX_ECHO_CHARS - 1] + "…"
-
-
-# ---- reviewer workflow ----
-
-def answer_verify(*, answered_question: AnsweredQuestion, user, note: str = "") -> AnsweredQuestion:
-    """Mark an answer verified: the cache serves it first (×1.5) from now on."""
-    return _review_record(answered_question=answered_question, user=user, note=note, verified=True)
-
-
-def answer_flag(*, answered_question: AnsweredQuestion, user, note: str = "") -> AnsweredQuestion:
-    """Mark an answer flagged: the cache never serves it again."""
-    return _review_record(answered_question=answered_question, user=user, note=note, verified=False)
-
-
-def _review_record(*, answered_question: AnsweredQuestion, user, note: str, verified: bool) -> AnsweredQuestion:
-    now = timezone.now()
-    row = answered_question
-    row.verified, row.flagged = verified, not verified
-    row.verified_by, row.verified_at = (user, now) if verified else (None, None)
-    row.flagged_by, row.flagged_at = (None, None) if verified else (user, now)
-    if note:
-        row.review_note = note
-    with transaction.atomic():
-        row.save(update_fields=["verified", "flagged", "verified_by", "verified_at", "flagged_by", "flagged_at",
-                                "review_note", "updated_at"])
-    return row
-
-
-def low_confidence_report_create(*, answered_question_id: int):
-    """Write the low-confidence report for a stored answer (run by a Celery task) and log it as JSON."""
-    import json
-
-    from knowledge.models import Chunk
-    from verification.layers.confidence import low_confidence_report_build
-    from verification.models import LowConfidenceReport
-
-    row = AnsweredQuestion.objects.defer("question_embedding", "answer_embedding").get(id=answered_question_id)
-    # The chunks as they are now: a chunk re-ingested since the answer keeps its entry_id; a deleted one
-    # reports its stored title and no content.
-    found = {
-        c["entry_id"]: c
-        for c in Chunk.objects.filter(entry_id__in=[r["entry_id"] for r in row.retrieved])
-        .values("entry_id", "id", "content", "source__url", "topic__slug")
-    }
-    sources = []
-    for n, r in enumerate(row.retrieved, start=1):
-        now = found.get(r["entry_id"], {})
-        sources.append(SourceChunk(number=n, chunk_id=now.get("id", 0), entry_id=r["entry_id"], title=r.get("title", ""),
-                                   url=now.get("source__url", ""), content=now.get("content", ""), score=r["score"],
-                                   topic=now.get("topic__slug", "")))
-    report = low_confidence_report_build(
-        question=row.question, chunks=sources, topics=list(row.topics.values_list("slug", flat=True)),
-        verification=row.verification, best_score=row.retrieval_score,
-        entities=[{"type": t, "value": v} for t, v in row.entities.values_list("type", "value")],
-    )
-    best_score = row.retrieval_score
-    obj, _ = LowConfidenceReport.objects.update_or_create(
-        answered_question=row,
-        defaults={"best_score": best_score, "citation_score": row.verification.get("citation_score"),
-                  "report": report},
-    )
-    logging.getLogger("verification.low_confidence").warning(json.dumps({"answered_question_id": row.id, **report},
-                                                                        default=str))
-    return obj

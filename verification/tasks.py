@@ -1,6 +1,6 @@
 from celery import shared_task
 
-from verification.services import low_confidence_report_create
+from verification.review import low_confidence_report_create
 
 
 @shared_task(bind=True, autoretry_for=(ConnectionError,), retry_backoff=True, max_retries=3,

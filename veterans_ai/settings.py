@@ -37,6 +37,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "corsheaders",
     "django_htmx",
+    "simple_history",
     "knowledge",
     "verification",
     "chat",
@@ -276,9 +277,9 @@ ANSWER_THRESHOLDS = {
         "citation_flag": 0.7,
     },
 }
-# Reviewer weights in the answer cache (the whitepaper's): verified answers rank ×1.5, flagged ×0.5.
+# Reviewer weight in the answer cache (the whitepaper's): verified answers rank ×1.5. A flagged answer is not
+# weighted down but blocks its question until a reviewer corrects it (knowledge.selectors.answer_cached_similar).
 CACHE_WEIGHT_VERIFIED = 1.5
-CACHE_WEIGHT_FLAGGED = 0.5
 QUESTION_MAX_CHARS = 2000
 
 # Conversations: the last CONVERSATION_TURNS question–answer pairs rewrite follow-ups; a conversation idle

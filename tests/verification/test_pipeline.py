@@ -107,8 +107,8 @@ def test_exact_repeat_is_served_from_cache_and_counted():
     assert answer_question(question="How long do I have to file a Board appeal?", use_cache=False).cache == "miss"
 
 
-def test_an_answer_needing_review_is_served_again_only_once_verified(settings, django_user_model):
-    from verification.services import answer_verify
+def test_an_answer_needing_review_is_one_queue_item_and_loses_its_warning_once_verified(settings, django_user_model):
+    from verification.review import answer_verify
 
     settings.ANSWER_THRESHOLDS = {**settings.ANSWER_THRESHOLDS,
                                   "local": {**settings.ANSWER_THRESHOLDS["local"], "warning": 0.99}}
@@ -116,11 +116,12 @@ def test_an_answer_needing_review_is_served_again_only_once_verified(settings, d
     first = answer_question(question=question)
     row = AnsweredQuestion.objects.get(id=first.id)
     assert first.warning and row.needs_review
-    again = answer_question(question=question)
-    assert again.cache == "miss" and again.id != first.id
+    again = answer_question(question=question)  # the same stored answer, warning and all: one item to review
+    assert again.cache == "exact" and again.id == first.id and again.warning == first.warning
     answer_verify(answered_question=row, user=django_user_model.objects.create_user("reviewer"))
     served = answer_question(question=question)
     assert served.cache == "exact" and served.id == first.id and served.verified
+    assert served.warning is None and first.warning not in served.answer
 
 
 def test_a_clean_answer_needs_no_review():
@@ -136,10 +137,13 @@ def test_entity_gate_keeps_neighbouring_codes_apart():
 
 
 def test_flagged_answers_are_never_served_from_cache():
+    from verification.review import UNDER_REVIEW_MESSAGE
+
     first = answer_question(question="Can my spouse get CHAMPVA?")
     AnsweredQuestion.objects.filter(id=first.id).update(flagged=True)
     again = answer_question(question="Can my spouse get CHAMPVA?")
-    assert again.cache == "miss" and again.id != first.id
+    assert again.answer == UNDER_REVIEW_MESSAGE and again.refused and again.citations == []
+    assert AnsweredQuestion.objects.filter(question_hash=AnsweredQuestion.objects.get(id=first.id).question_hash).count() == 1
 
 
 def test_made_up_diagnostic_code_is_refused_without_generation():

@@ -102,7 +102,7 @@ def test_the_exact_cache_is_kept_to_the_restriction():
 
 
 def test_the_semantic_and_graph_caches_are_kept_to_the_restriction(django_user_model):
-    from verification.services import answer_verify
+    from verification.review import answer_verify
 
     first = answer_question(question="What is the rating for tinnitus under DC 6260?")
     answer_verify(answered_question=AnsweredQuestion.objects.get(id=first.id),

@@ -3,11 +3,11 @@ one this product answers at all."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 
 from knowledge import selectors as kb
 from knowledge.extraction import entities_extract, topics_classify
+from knowledge.gate import gate_key_build
 from verification.followup import question_rewrite
 from verification.layers.refusal import refusal_build
 from verification.layers.types import Refusal
@@ -16,7 +16,6 @@ from verification.pipeline.state import AnswerState
 from verification.preprocess import PII_NOTICE, pii_scrub, question_hash, question_normalise
 from verification.scope import CATEGORY_CRISIS, CATEGORY_MESSAGES, scope_check
 
-_NUMBER_RE = re.compile(r"\d+(?:\.\d+)?")
 TOPICS_KEPT = 3
 
 
@@ -69,26 +68,16 @@ def classify(state: AnswerState) -> AnswerState:
     topic_scores = topics_classify(text=state.text, topics=kb.topic_keywords_get())[:TOPICS_KEPT]
     topics = tuple(slug for slug, _ in topic_scores)
     entities = tuple((e.type, e.value) for e in found)
+    gate_key = gate_key_build(text=state.normalised, entities=[{"type": e.type, "value": e.value} for e in found],
+                              topics=topics, restriction=state.restriction)
     return replace(state, glossary=glossary, topics=topics, topic_scores=tuple(topic_scores), entities=entities,
-                   gate_key=gate_key_build(normalised=state.normalised, entities=entities, topics=topics,
-                                           restriction=state.restriction),
+                   gate_key=gate_key,
                    decision=",".join(topics) or None)
 
 
 def _glossary_terms(glossary) -> dict[str, str]:
     """Every lower-case name of a glossary term → the term."""
     return {alias.lower(): term for term, aliases in glossary.items() for alias in (term, *aliases)}
-
-
-def gate_key_build(
-    *, normalised: str, entities: tuple[tuple[str, str], ...], topics: tuple[str, ...], restriction: str = ""
-) -> str:
-    """The entity gate of the semantic and graph caches: same codes, forms, benefits, numbers and topic, and
-    the same topic or source restriction (an answer made from the whole corpus may cite outside it)."""
-    values = sorted({f"{kind}:{value}" for kind, value in entities if kind != "term"})
-    numbers = sorted(set(_NUMBER_RE.findall(normalised)))
-    key = f"t:{topics[0] if topics else ''}|e:{','.join(values)}|n:{','.join(numbers)}"
-    return f"{key}|r:{restriction}" if restriction else key
 
 
 def scope(state: AnswerState) -> AnswerState:

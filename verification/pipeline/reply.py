@@ -13,6 +13,7 @@ from knowledge.models import AnsweredQuestion
 from knowledge.services import answer_hit_record, answered_question_create
 from verification.layers.types import Refusal
 from verification.pipeline.state import AnswerResult, AnswerState, Reply
+from verification.review import cached_answer_content
 
 logger = logging.getLogger("verification.answers")
 
@@ -45,10 +46,11 @@ def cached(state: AnswerState, hit: kb.CacheHit, decision: str) -> AnswerState:
     answer_hit_record(answered_question_id=row.id)
     topics = list(row.topics.order_by("-questiontopic__score").values_list("slug", flat=True))
     entities = [{"type": t, "value": v} for t, v in row.entities.values_list("type", "value")]
+    served = cached_answer_content(row=row, under_review=hit.under_review)  # a flagged answer is never shown
     result = AnswerResult(
-        id=row.id, question=state.asked, answer=with_notice(row.answer, state.notice), citations=row.citations,
-        confidence=round(row.confidence, 3), weak_retrieval=row.weak_retrieval, refused=row.refused,
-        refusal_reason=row.refusal_reason or None, warning=row.warning or None, suggestions=row.suggestions,
+        id=row.id, question=state.asked, answer=with_notice(served.answer, state.notice), citations=served.citations,
+        confidence=round(row.confidence, 3), weak_retrieval=row.weak_retrieval, refused=served.refused,
+        refusal_reason=served.refusal_reason, warning=served.warning, suggestions=served.suggestions,
         cache=hit.level, model=row.model, routing_reason=row.routing_reason, topics=topics, entities=entities,
         verification=row.verification, verified=row.verified, flagged=row.flagged, request_id=state.request_id,
         trace=[], latency_ms=0.0, rewritten_question=state.rewritten,
@@ -62,7 +64,7 @@ def store(state: AnswerState) -> AnswerState:
     entity_ids = state.entity_ids
     if entity_ids is None:  # answered before retrieval (glossary, refusals): look them up now
         entity_ids = kb.entity_ids_get(pairs=list(state.entities))
-    row = answered_question_create(
+    row, created = answered_question_create(
         question=state.text, question_hash=state.digest, gate_key=state.gate_key, answer=reply.answer,
         citations=[dict(c) for c in reply.citations], question_vector=state.vector,
         embedding_model=state.model_name if state.vector is not None else "", confidence=reply.confidence,
@@ -72,8 +74,11 @@ def store(state: AnswerState) -> AnswerState:
         verification=dict(reply.verification), trace=[dict(entry) for entry in state.trace],
         topic_scores=state.topic_scores, entity_ids=list(entity_ids.values()), cited=reply.cited,
         needs_review=not reply.refused and (reply.report or not reply.verification.get("is_clean", True)),
+        off_record=not state.use_cache,  # --no-cache and evaluation runs fill neither the cache nor the queue
     )
-    if reply.report:
+    if not created:  # the same question was stored at the same moment: serve the answer stored first
+        return cached(state, kb.CacheHit(row.id, "exact", 1.0, 1.0), decision="stored_at_the_same_moment")
+    if reply.report and state.use_cache:
         from verification.tasks import low_confidence_report_task
 
         transaction.on_commit(lambda: low_confidence_report_task.delay(row.id))

@@ -135,7 +135,7 @@ def cache_similar(state: AnswerState) -> AnswerState:
     hit = kb.answer_cached_similar(
         vector=state.vector, model_name=state.model_name, gate_key=state.gate_key,
         semantic_threshold=limits["semantic_cache"], graph_threshold=limits["graph_cache"],
-        graph_allowed=bool(state.entities),
+        graph_allowed=bool(state.entities), question=state.text,
     )
     if hit:
         return cached(state, hit, decision=f"{hit.level}:{hit.similarity:.3f}")

@@ -39,6 +39,9 @@ class Command(BaseCommand):
         results = {"embedding_model": provider.model_name}
         results["bundled"] = self._corpus(bundled_corpus_paths(), "vbkb", options["queries"])
         results["answer_pipeline"] = self._pipeline()
+        from verification.bench_review import answer_cache_bench
+
+        results["answer_cache"] = answer_cache_bench(stored_answers=options["synthetic"], queries=options["queries"])
         vbkb = SHARED / "vbkb_corpus.json"
         if vbkb.exists():
             results["vbkb_corpus"] = self._corpus([vbkb], "vbkb", options["queries"])
