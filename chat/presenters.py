@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -53,6 +54,7 @@ class TurnView:
     confidence_note: str
     suggestions: list[str]
     pii_notice: str
+    checked_on: date | None = None
     feedback_state: str = "vote"  # "vote", "reason" (asking why not helpful) or "thanks"
     thanks: str = ""
 
@@ -104,5 +106,6 @@ def turn_present(turn: ConversationTurn, *, domains: list[str], feedback: Answer
         sources=sources, refused=row.refused, crisis=row.refused and _is_crisis(row.trace), warning=row.warning,
         verified=row.verified, confidence_note="" if row.refused else confidence_note(row.confidence),
         suggestions=list(row.suggestions)[:3], pii_notice=notice,
+        checked_on=kb.sources_checked_on(entry_ids=[c["chunk_id"] for c in row.citations]) if sources else None,
         **dict(zip(("feedback_state", "thanks"), feedback_state(feedback, asking_reason=asking_reason), strict=True)),
     )

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import functools
+import json
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
 
 import cachetools
 import numpy as np
 from django.conf import settings
-from django.db.models import Q
+from django.db.models import Min, Q
 from django.db.models.functions import Cast
 from pgvector.django import CosineDistance, VectorField
 
@@ -419,6 +423,37 @@ def topic_ids_get() -> dict[str, int]:
     return _reference("topic_ids", lambda: dict(Topic.objects.values_list("slug", "id")))
 
 
+def source_chunks_get(*, url_suffix: str) -> list[ChunkHit]:
+    """Return the chunks of the source whose URL ends with ``url_suffix`` ("/section-4.25"), in entry order."""
+    rows = (Chunk.objects.filter(source__url__endswith=url_suffix).order_by("entry_id")
+            .values_list("id", "entry_id", "title", "source__url", "content", "topic__slug", "type",
+                         "diagnostic_code", "source_id"))
+    return [ChunkHit(chunk_id=pk, entry_id=entry_id, title=title, url=url, content=content, topic=topic, type=kind,
+                     diagnostic_code=code, source_id=source_id, similarity=0.0, rank=rank, retrievers=())
+            for rank, (pk, entry_id, title, url, content, topic, kind, code, source_id) in enumerate(rows, start=1)]
+
+
+NON_VA_DOCUMENTS_FILE = Path(__file__).resolve().parent / "data" / "non_va_documents.json"
+
+
+@dataclass(frozen=True)
+class NonVaDocument:
+    number: str  # "DD-214"
+    aliases: tuple[str, ...]
+    name: str
+    agency: str
+    what: str
+    get: str
+    url: str
+
+
+@functools.cache
+def non_va_documents_get() -> tuple[NonVaDocument, ...]:
+    """Return the documents another agency issues that veterans ask about (DD-214, SF-180, NGB-22, ...)."""
+    data = json.loads(NON_VA_DOCUMENTS_FILE.read_text(encoding="utf-8"))
+    return tuple(NonVaDocument(**{**doc, "aliases": tuple(doc["aliases"])}) for doc in data["documents"])
+
+
 def source_exists(*, url: str) -> bool:
     from knowledge.models import Source
 
@@ -536,3 +571,11 @@ def whitelisted_domains() -> list[str]:
     return _reference("whitelist", lambda: list(
         Source.objects.filter(whitelisted=True).values_list("domain", flat=True).distinct()
     ))
+
+
+def sources_checked_on(*, entry_ids: Sequence[str]) -> date | None:
+    """The day the oldest of these chunks' facts were checked against their official pages (None: no date)."""
+    if not entry_ids:
+        return None
+    return Chunk.objects.filter(entry_id__in=list(entry_ids), checked_on__isnull=False).aggregate(
+        oldest=Min("checked_on"))["oldest"]

@@ -15,6 +15,9 @@ so the rules lean to "in scope":
 4. medical advice and chit-chat refuse;
 5. anything else is in scope.
 
+Before 2, near-domain questions outside benefits (personal life, the fantastic, luxury purchases) refuse
+even with a benefit word in them: "can I use the GI Bill on the Moon" has no benefits answer.
+
 Decisions recorded here, where the brief left them open:
 - Discharge upgrades and military-record corrections refuse: the service's Discharge Review Board or Board
   for Correction decides them, and the corpus (va.gov pages, vbkb GEN-0293) only links out. VA's own
@@ -36,7 +39,9 @@ CATEGORY_OTHER_AGENCY = "other_agency"
 CATEGORY_MEDICAL_ADVICE = "medical_advice"
 CATEGORY_CRISIS = "crisis"
 CATEGORY_CHIT_CHAT = "chit_chat"
-SCOPE_CATEGORIES = (CATEGORY_OTHER_AGENCY, CATEGORY_MEDICAL_ADVICE, CATEGORY_CRISIS, CATEGORY_CHIT_CHAT)
+CATEGORY_OUTSIDE_BENEFITS = "outside_benefits"
+SCOPE_CATEGORIES = (CATEGORY_OTHER_AGENCY, CATEGORY_MEDICAL_ADVICE, CATEGORY_CRISIS, CATEGORY_CHIT_CHAT,
+                    CATEGORY_OUTSIDE_BENEFITS)
 
 # Veterans Crisis Line (veteranscrisisline.net; the corpus agrees: vbkb GEN-0265, GEN-0924).
 CRISIS_AGENCY = "Veterans Crisis Line"
@@ -61,10 +66,16 @@ SCOPE_MESSAGE_CHIT_CHAT = (
     "I can only help with questions about VA benefits, such as disability ratings, claims and appeals, the "
     "GI Bill, CHAMPVA, VA pension and VA health care. What would you like to know?"
 )
+SCOPE_MESSAGE_OUTSIDE_BENEFITS = (
+    "That question is outside what VA benefits cover, so my sources can't answer it and I won't guess. I can "
+    "help with VA benefits such as disability ratings, claims and appeals, the GI Bill, VA home loans for a home "
+    "you live in, pension, CHAMPVA and VA health care."
+)
 CATEGORY_MESSAGES = {
     CATEGORY_CRISIS: SCOPE_MESSAGE_CRISIS,
     CATEGORY_MEDICAL_ADVICE: SCOPE_MESSAGE_MEDICAL_ADVICE,
     CATEGORY_CHIT_CHAT: SCOPE_MESSAGE_CHIT_CHAT,
+    CATEGORY_OUTSIDE_BENEFITS: SCOPE_MESSAGE_OUTSIDE_BENEFITS,
 }
 
 
@@ -533,6 +544,38 @@ CHIT_CHAT_PHRASES: tuple[str, ...] = (
     r"lottery numbers",
 )
 
+# Near the domain but outside benefits: personal life, the fantastic, luxury purchases. These refuse even when
+# the question names a benefit ("the GI Bill on the Moon", "a VA loan for a yacht"): retrieval would find a
+# confident benefits answer to a question no benefit answers. Divorce, dependents and spouses stay in scope.
+OUTSIDE_BENEFITS_PHRASES: tuple[str, ...] = (
+    r"relationship advice",
+    r"(?:dating|love|marriage) advice",
+    r"love life",
+    r"should i (?:break up|divorce|marry|propose|leave (?:my|her|him))",
+    r"(?:get|win) (?:her|him|them|my ex(?:-\w+)?) back",
+    r"(?:cheated|cheating) on me",
+    r"make (?:her|him) (?:love|like) me",
+    r"(?:on|to|from) (?:the moon|mars|venus|jupiter|saturn|another planet|a space station)",
+    r"(?:in|to) outer space",
+    r"moon ?base",
+    r"time (?:travel\w*|machine)",
+    r"zombies?",
+    r"dragons?",
+    r"unicorns?",
+    r"wizards?",
+    r"hogwarts",
+    r"vampires?",
+    r"starfleet",
+    r"yachts?",
+    r"(?:speed ?|sail ?|pontoon )boats?",
+    r"jet ?skis?",
+    r"lamborghinis?",
+    r"ferraris?",
+    r"sports cars?",
+    r"private (?:jet|plane|island)s?",
+    r"(?:buy|purchase|finance) (?:a |an )?boat",
+)
+
 # A question that is only a greeting, a thanks or a goodbye.
 GREETING_WORDS: tuple[str, ...] = (
     r"hi",
@@ -567,6 +610,7 @@ _INTERACTION_RE = _alternation(INTERACTION_PHRASES)
 _BENEFIT_RE = _alternation(BENEFIT_PHRASES)
 _MEDICAL_ADVICE_RE = _alternation(MEDICAL_ADVICE_PHRASES)
 _CHIT_CHAT_RE = _alternation(CHIT_CHAT_PHRASES)
+_OUTSIDE_BENEFITS_RE = _alternation(OUTSIDE_BENEFITS_PHRASES)
 _AGENCY_RULES_COMPILED: tuple[tuple[AgencyRule, re.Pattern[str], re.Pattern[str] | None], ...] = tuple(
     (rule, _alternation(rule.phrases), _alternation(rule.keep_if) if rule.keep_if else None)
     for rule in OTHER_AGENCY_RULES
@@ -602,6 +646,10 @@ def scope_check(*, question: str) -> ScopeDecision:
             handler=CRISIS_HANDLER,
             matched=crisis.group(0),
         )
+
+    outside = _OUTSIDE_BENEFITS_RE.search(text)
+    if outside:
+        return ScopeDecision(in_scope=False, category=CATEGORY_OUTSIDE_BENEFITS, matched=outside.group(0))
 
     va_interaction = bool(_VA_BENEFIT_RE.search(text) and _INTERACTION_RE.search(text))
     for rule, pattern, keep_pattern in _AGENCY_RULES_COMPILED:

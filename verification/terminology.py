@@ -161,6 +161,9 @@ NOT_DEFINITIONAL_PHRASES: tuple[str, ...] = (
     r"time limit",
     r"limits?",
     r"rating for",
+    r"rat(?:ing|ed|es) at",
+    # "the PTSD rating at 70 percent" asks for a level (a "0 percent rating" is a term).
+    r"[1-9]\d{0,2} ?(?:percent|per cent)",
     r"rate for",
     r"rates",
     r"rated",
@@ -437,3 +440,30 @@ def term_lookup_cached(
     result = _index_match(key, index)
     cache[match_key] = result
     return result
+
+
+# ---- a definition in a source's own words ----
+
+# How a sentence defines a term: "A nexus letter is a ...", "P&T means ...", "Tinnitus, a ringing in the ears,
+# is ...", "... a medical opinion, called a nexus letter, ...". The term may carry an abbreviation in brackets
+# or a second name ("TDIU, also called IU, is ..."). "Tinnitus is rated ..." states a fact, not a meaning.
+_DEFINES = r"(?:(?:is|are|was)\s+(?:an?|the|one|any|when|what|how)\b|means\b|refers to\b|is called\b|describes\b)"
+_SENTENCE_SPLIT_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
+
+
+def definition_sentence_find(*, term: str, text: str) -> str | None:
+    """Return the first sentence of ``text`` that defines ``term``, or None."""
+    words = [re.escape(word) for word in re.split(r"\W+", term) if word]
+    if not words:
+        return None
+    name = r"\W+".join(words) + r"s?"
+    bracket = r"(?:\s*\([^)]{1,60}\))?"
+    second_name = r"(?:,\s+(?:also called|also known as|or)\s+[^,.]{1,60},)?"
+    defines = re.compile(rf"^(?:(?:an?|the)\s+)?{name}{bracket}{second_name}\s+{_DEFINES}", re.IGNORECASE)
+    appositive = re.compile(rf"^(?:(?:an?|the)\s+)?{name}{bracket},\s+(?:an?|the)\s+[^,.]{{3,100}},\s+\w",
+                            re.IGNORECASE)
+    named = re.compile(rf"\b(?:called|known as)\s+(?:an?\s+|the\s+)?[\"'\u201c]?{name}\b", re.IGNORECASE)
+    for sentence in _SENTENCE_SPLIT_RE.split(text.strip()):
+        if defines.search(sentence) or appositive.search(sentence) or named.search(sentence):
+            return sentence.strip()
+    return None

@@ -2,6 +2,7 @@
 stored answers, health, keys and throttles."""
 
 import json
+import re
 
 import pytest
 from django.core.cache import cache
@@ -17,7 +18,7 @@ URL = "/api/v1/answer/"
 CONTRACT_KEYS = {
     "id", "question", "rewritten_question", "answer", "citations", "confidence", "weak_retrieval", "refused",
     "refusal_reason", "warning", "suggestions", "cache", "model", "routing_reason", "topics", "entities",
-    "verification", "verified", "flagged", "request_id", "trace", "latency_ms",
+    "verification", "verified", "flagged", "request_id", "trace", "latency_ms", "sources_checked_on",
 }
 VERIFICATION_KEYS = {"citation_score", "invalid_urls", "hallucinated_numbers", "hallucinated_codes",
                      "removed_citations", "is_clean"}
@@ -50,6 +51,7 @@ def test_answer_matches_the_contract(client):
     assert body["entities"] and all(set(e) == {"type", "value"} for e in body["entities"])
     assert isinstance(body["latency_ms"], float)
     assert body["question"] == TINNITUS and body["rewritten_question"] is None
+    assert re.fullmatch(r"\d{4}-\d{2}-\d{2}", body["sources_checked_on"])
 
 
 def test_the_path_works_without_its_trailing_slash(client):
@@ -60,7 +62,7 @@ def test_the_path_works_without_its_trailing_slash(client):
 def test_refusal_matches_the_contract(client):
     body = post(client, {"question": "What is the rating for DC 9999?"}).json()
     assert body["refused"] is True and body["refusal_reason"] == "entity_not_found"
-    assert body["citations"] == [] and set(body) == CONTRACT_KEYS
+    assert body["citations"] == [] and set(body) == CONTRACT_KEYS and body["sources_checked_on"] is None
 
 
 def test_a_cache_hit_shows_the_question_asked_never_the_stored_one(client):

@@ -56,6 +56,7 @@ def test_without_htmx_the_question_posts_and_the_page_shows_the_answer(client):
     assert response["Location"] == f"/#turn-{turn.id}"
     page = client.get("/", secure=True).content.decode()
     assert f'id="turn-{turn.id}"' in page and "10%" in page and 'class="sources"' in page
+    assert "Sources checked on" in page
 
 
 def test_with_htmx_the_answer_partial_is_returned(client):

@@ -62,6 +62,8 @@ def test_complex_questions_go_to_the_premium_model(llm):
     result = answer_question(question="How do I appeal a denied claim with a Higher-Level Review?", use_cache=False)
     assert llm.chat_requests[-1].model == "premium-model"
     assert result.routing_reason == "complex_indicator:legal_appeals"
+    route = next(s for s in result.trace if s["stage"] == "route")
+    assert route["decision"] == "premium-model:complex_indicator:legal_appeals"
 
 
 @pytest.mark.parametrize("fault", ["error", "timeout"])
@@ -75,6 +77,7 @@ def test_llm_failure_falls_back_to_extractive(llm, settings, fault):
     assert not result.refused
     assert result.model.startswith("extractive") and "fallback" in result.model
     assert any(s["stage"] == "generate" and s.get("decision", "").startswith("llm_failed") for s in result.trace)
+    assert next(s for s in result.trace if s["stage"] == "fallback")["decision"] == "llm_failed:extractive"
     assert re.search(r"\b10(%| percent)", result.answer)
 
 
@@ -107,3 +110,17 @@ def test_without_the_offline_fallback_an_embedding_failure_is_an_error(llm, sett
     llm.fail_next(times=10, status=500, path="/v1/embeddings")
     with pytest.raises(EmbeddingError):
         answer_question(question="What is the VA rating for tinnitus?", use_cache=False)
+
+
+def test_the_terminology_probe_searches_with_the_offline_model_when_the_service_fails(llm, settings):
+    # A term the glossary lacks is looked up in the corpus; with the embedding service down that search must
+    # use the local model's vectors, as the question's vector is the local model's.
+    settings.EMBEDDING_PROVIDER = "openai"
+    llm.fail_next(times=10, status=500, path="/v1/embeddings")
+    unknown = answer_question(question="What is a Form Q waiver?", use_cache=False)
+    assert unknown.refused and unknown.refusal_reason == "terminology_not_found"
+    used = answer_question(question="What is tinnitus?", use_cache=False)
+    terminology = next(s for s in used.trace if s["stage"] == "terminology")
+    assert not used.refused and terminology["decision"].startswith(("to_retrieval", "defined_in:"))
+    assert all(s["decision"].startswith("fallback:local") for r in (unknown, used)
+               for s in r.trace if s["stage"] == "embed")

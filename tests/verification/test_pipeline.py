@@ -39,6 +39,13 @@ def test_sources_are_numbered_in_the_order_the_answer_first_cites_them(question)
     assert [c["number"] for c in result.citations] == first_use
 
 
+def test_the_route_in_the_trace_names_the_generator_that_answers():
+    result = answer_question(question="What is the VA rating for tinnitus?", use_cache=False)
+    route = next(s for s in result.trace if s["stage"] == "route")
+    assert route["decision"].startswith("extractive:") and result.model == "extractive"
+    assert route["decision"] == f"extractive:{result.routing_reason}"
+
+
 def test_lay_wording_finds_the_right_condition():
     result = answer_question(question="my ears ring all the time since the army, what percent would I get")
     assert not result.refused
@@ -158,6 +165,17 @@ def test_other_agency_is_refused_and_says_who_handles_it():
     assert "Social Security" in result.answer
 
 
+@pytest.mark.parametrize("question", ["Can I use my GI Bill to go to school on the Moon?",
+                                      "Can I get a VA loan for a yacht?",
+                                      "My girlfriend is mad at me, any relationship advice?"])
+def test_near_domain_questions_outside_benefits_get_the_scope_message(question):
+    from verification.scope import SCOPE_MESSAGE_OUTSIDE_BENEFITS
+
+    result = answer_question(question=question, use_cache=False)
+    assert result.refused and result.refusal_reason == "out_of_scope"
+    assert result.answer == SCOPE_MESSAGE_OUTSIDE_BENEFITS and result.citations == []
+
+
 def test_interaction_with_another_agency_stays_in_scope():
     result = answer_question(question="Does CHAMPVA work with Medicare?")
     assert result.refusal_reason != "out_of_scope"
@@ -180,6 +198,19 @@ def test_glossary_term_is_defined_and_cited():
 def test_unknown_term_is_refused_not_invented():
     result = answer_question(question="What is a Form Q waiver?")
     assert result.refused and result.refusal_reason == "terminology_not_found"
+
+
+def test_a_term_a_retrieved_source_defines_is_answered_with_that_sentence():
+    result = answer_question(question="What is K2?", use_cache=False)
+    assert not result.refused and result.routing_reason == "terminology_source"
+    assert "called K2" in result.answer and result.answer.count("[1]") == 1
+    assert result.citations[0]["quote"] in result.answer.replace(" [1]", "")
+
+
+def test_a_rating_level_question_is_not_a_term_lookup():
+    result = answer_question(question="What is the PTSD rating at 70 percent?", use_cache=False)
+    assert not result.refused
+    assert next(s for s in result.trace if s["stage"] == "terminology")["decision"] == "not_definitional"
 
 
 def test_personal_data_is_scrubbed_before_storing():
@@ -228,7 +259,8 @@ def test_low_confidence_answers_get_a_report(django_capture_on_commit_callbacks,
                                   "local": {**settings.ANSWER_THRESHOLDS["local"], "warning": 0.99}}
     with django_capture_on_commit_callbacks(execute=True):
         result = answer_question(question="Can I use the GI Bill for flight school?")
-    assert result.warning and result.answer.startswith(result.warning)
+    assert result.warning and result.warning not in result.answer and "confidence score" not in result.answer
+    assert f"**{result.confidence:.1%}**" in result.warning  # the same figure as `confidence`
     report = LowConfidenceReport.objects.get(answered_question_id=result.id)
     assert report.best_score == pytest.approx(AnsweredQuestion.objects.get(id=result.id).retrieval_score)
     assert report.report["chunks"] and report.report["recommendations"]

@@ -15,12 +15,14 @@ from verification.scope import (
     CATEGORY_MEDICAL_ADVICE,
     CATEGORY_MESSAGES,
     CATEGORY_OTHER_AGENCY,
+    CATEGORY_OUTSIDE_BENEFITS,
     CRISIS_HANDLER,
     IN_SCOPE,
     MEDICAL_ADVICE_HANDLER,
     OTHER_AGENCY_RULES,
     SCOPE_CATEGORIES,
     SCOPE_MESSAGE_CRISIS,
+    SCOPE_MESSAGE_OUTSIDE_BENEFITS,
     ScopeDecision,
     scope_check,
 )
@@ -207,6 +209,37 @@ IN_SCOPE_QUESTIONS = [
 ]
 
 
+OUTSIDE_BENEFITS_QUESTIONS = [
+    "Can I use my GI Bill to go to school on the Moon?",
+    "Can I get a VA loan for a yacht?",
+    "Will VA pay for a Lamborghini if I'm 100% disabled?",
+    "My girlfriend is mad at me, any relationship advice?",
+    "Should I divorce my wife?",
+    "How do I get my ex back?",
+    "Does the GI Bill cover time travel school?",
+    "Can I finance a boat with my VA home loan?",
+]
+NEAR_DOMAIN_IN_SCOPE = [
+    "How does divorce affect my VA disability?",
+    "Can I add my new wife as a dependent?",
+    "Does VA treat gambling problems?",
+    "Can I use a VA loan on a house with a boat dock?",
+    "Can I use the GI Bill for flight school?",
+]
+
+
+@pytest.mark.parametrize("question", OUTSIDE_BENEFITS_QUESTIONS)
+def test_near_domain_questions_outside_benefits_are_refused_even_naming_a_benefit(question):
+    decision = scope_check(question=question)
+    assert (decision.in_scope, decision.category) == (False, CATEGORY_OUTSIDE_BENEFITS)
+    assert decision.matched and CATEGORY_MESSAGES[CATEGORY_OUTSIDE_BENEFITS] == SCOPE_MESSAGE_OUTSIDE_BENEFITS
+
+
+@pytest.mark.parametrize("question", NEAR_DOMAIN_IN_SCOPE)
+def test_benefits_questions_near_those_words_stay_in_scope(question):
+    assert scope_check(question=question) == IN_SCOPE
+
+
 @pytest.mark.parametrize(("question", "agency"), OTHER_AGENCY_QUESTIONS)
 def test_other_agency_questions_are_refused_with_their_agency(question, agency):
     decision = scope_check(question=question)
@@ -303,7 +336,7 @@ def test_every_other_agency_rule_names_agency_handler_and_phrases():
 
 def test_phrase_tables_are_exported_and_compile():
     for name in ("CRISIS_PHRASES", "VA_BENEFIT_PHRASES", "INTERACTION_PHRASES", "BENEFIT_PHRASES",
-                 "MEDICAL_ADVICE_PHRASES", "CHIT_CHAT_PHRASES", "GREETING_WORDS"):
+                 "MEDICAL_ADVICE_PHRASES", "CHIT_CHAT_PHRASES", "GREETING_WORDS", "OUTSIDE_BENEFITS_PHRASES"):
         table = getattr(scope, name)
         assert isinstance(table, tuple) and table
         for phrase in table:
@@ -311,8 +344,9 @@ def test_phrase_tables_are_exported_and_compile():
 
 
 def test_categories_and_messages():
-    assert SCOPE_CATEGORIES == ("other_agency", "medical_advice", "crisis", "chit_chat")
-    assert set(CATEGORY_MESSAGES) == {CATEGORY_CRISIS, CATEGORY_MEDICAL_ADVICE, CATEGORY_CHIT_CHAT}
+    assert SCOPE_CATEGORIES == ("other_agency", "medical_advice", "crisis", "chit_chat", "outside_benefits")
+    assert set(CATEGORY_MESSAGES) == {CATEGORY_CRISIS, CATEGORY_MEDICAL_ADVICE, CATEGORY_CHIT_CHAT,
+                                      CATEGORY_OUTSIDE_BENEFITS}
     assert all(message.strip() for message in CATEGORY_MESSAGES.values())
 
 

@@ -13,6 +13,7 @@ from verification.terminology import (
     STATUS_NOT_FOUND,
     TermMatch,
     TtlLruCache,
+    definition_sentence_find,
     definitional_term_extract,
     glossary_cache,
     glossary_index_build,
@@ -131,6 +132,8 @@ NOT_DEFINITIONAL = [
     "What's going on with my appeal?",
     "What is VA Form 21-0781?",
     "What is a 70% rating?",
+    "What is the PTSD rating at 70 percent?",
+    "what is the knee rating at 10 percent",
     "What is $171?",
     "What is \u00a7 3.310?",
     "What should I bring to my C&P exam?",
@@ -449,3 +452,30 @@ def test_index_is_reusable():
     index = glossary_index_build(glossary=GLOSSARY)
     assert index.by_key["p t"] == ((1, "permanent and total"),)
     assert terminology.STATUS_FOUND == "found"
+
+
+@pytest.mark.parametrize(
+    ("term", "text", "sentence"),
+    [
+        ("nexus letter", "Get records first. A nexus letter is a medical opinion linking a condition to service. It "
+         "helps.", "A nexus letter is a medical opinion linking a condition to service."),
+        ("tinnitus", "Tinnitus, a ringing or buzzing in the ears, is rated under DC 6260. The only rating is 10%.",
+         "Tinnitus, a ringing or buzzing in the ears, is rated under DC 6260."),
+        ("p&t", "P&T means permanent and total.", "P&T means permanent and total."),
+        ("c-file", "Your claims file, called a C-file, holds every document.",
+         "Your claims file, called a C-file, holds every document."),
+        ("dbq", "DBQs (Disability Benefits Questionnaires) are the forms examiners fill out.",
+         "DBQs (Disability Benefits Questionnaires) are the forms examiners fill out."),
+    ],
+)
+def test_a_sources_defining_sentence_is_found(term, text, sentence):
+    assert definition_sentence_find(term=term, text=text) == sentence
+
+
+@pytest.mark.parametrize(("term", "text"), [
+    ("tinnitus", "Tinnitus (DC 6260) is rated on the symptom itself."),  # a fact about it, not what it is
+    ("widget", "Nothing here defines it. A widget appears in passing."),
+    ("nexus", "The nexus letters were sent."),
+])
+def test_a_sentence_that_only_uses_the_term_is_not_a_definition(term, text):
+    assert definition_sentence_find(term=term, text=text) is None

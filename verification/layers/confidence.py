@@ -41,14 +41,18 @@ _KEYWORD_RE = re.compile(r"[A-Za-z][A-Za-z'-]+|\d[\d,.%-]*")
 _SLUG_RE = re.compile(r"[^a-z0-9]+")
 
 
-def confidence_assess(*, best_score: float, warning_below: float) -> ConfidenceAssessment:
+def confidence_assess(
+    *, best_score: float, warning_below: float, confidence: float | None = None
+) -> ConfidenceAssessment:
     """Return the warning to show when the best retrieval score is below ``warning_below``.
 
     The seed whitepaper warns below 0.50 (between θmin 0.45 and weak 0.55); callers pass their provider's
-    calibrated value.
+    calibrated value. The warning states ``confidence`` (the answer's, so the two agree) as a percentage, or
+    the best score when none is given.
     """
     if math.isnan(best_score) or best_score < warning_below:
-        score = 0.0 if math.isnan(best_score) else best_score
+        shown = best_score if confidence is None else confidence
+        score = 0.0 if math.isnan(shown) else shown
         return ConfidenceAssessment(warning=LOW_CONFIDENCE_WARNING.format(score=score))
     return ConfidenceAssessment(warning=None)
 

@@ -1,8 +1,10 @@
 """Layer 3: every link in an answer points to a whitelisted domain, or it goes.
 
 A URL off the whitelist is replaced by the URL of the source cited in the same sentence (the model most
-likely meant that page), else removed; a markdown link keeps its text. Bare host names with a common
-top-level domain ("ssa.gov", "www.example.com/x") count as links, because chat renderers auto-link them.
+likely meant that page), else removed; a markdown link keeps its text. A host name with a path
+("ssa.gov/apply") or "www." ("www.example.com") counts as a link, because chat renderers auto-link it; a
+plain domain name used as a word ("Login.gov", "sign in at VA.gov") is a name, left alone and not reported:
+the chat pages link only whitelisted domains.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ _URL_RE = re.compile(r"(?<![\w@/])(?:https?://|//|www\.)[^\s<>\"'`\[\]{}|^]+", r
 _BARE_HOST_RE = re.compile(
     r"(?<![\w@./:-])(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+"
     r"(?:com|org|net|gov|mil|edu|io|info)"
-    r"(?![\w-])(?:/[^\s<>\"'`\[\]{}|^]*)?",
+    r"(?![\w-])/[^\s<>\"'`\[\]{}|^]*",
     re.IGNORECASE,
 )
 # "javascript:", "mailto:", "https:"; not "va.gov:443", where the colon starts a port.

@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from dataclasses import replace
 
-from verification.pipeline import generation, intake, reply, retrieval
+from verification.pipeline import direct, generation, intake, reply, retrieval
 from verification.pipeline.runner import Step, steps_run
 from verification.pipeline.state import AnswerResult, AnswerState
 
@@ -28,11 +28,14 @@ ANSWER_STEPS: tuple[Step, ...] = (
     Step("cache_exact", intake.cache_exact),  # L1
     Step("classify", intake.classify),  # topics and entities (codes, forms, benefits, terms)
     Step("scope", intake.scope),  # another agency's program, medical advice, chit-chat, crisis
+    Step("own_record", direct.own_record, when=direct.asks_own_record),  # "what is my claim status"
     Step("entities", intake.entities_check),  # a code or form that does not exist
+    Step("non_va_document", direct.non_va_document, when=direct.asks_non_va_document),  # DD-214, SF-180, ...
     Step("embed", retrieval.embed),
     Step("terminology", retrieval.terminology),  # "what is X" from the glossary
     Step("cache_similar", retrieval.cache_similar, when=_caching),  # L2 semantic, L3 graph
     Step("retrieve", retrieval.retrieve),  # hybrid: pgvector HNSW + full text + the graph's entities
+    Step("combined", direct.combined, when=direct.asks_combined),  # 38 CFR 4.25/4.26 arithmetic, computed
     Step("relevance", retrieval.relevance),  # Layer 1 and the 1b refusal
     Step("route", generation.route),
     Step("generate", generation.generate),  # Layer 2: the grounding prompt, or the extractive generator

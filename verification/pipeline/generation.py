@@ -33,7 +33,9 @@ def route(state: AnswerState) -> AnswerState:
     chosen = model_route(question=state.text, chunk_count=len(chunks), mean_score=mean,
                          cheap_model=settings.LLM_MODEL, premium_model=settings.LLM_PREMIUM_MODEL,
                          min_simple_mean_score=state.limits["route_mean"])
-    return replace(state, route=chosen, decision=f"{chosen.model}:{chosen.reason}")
+    # The trace names the generator that will answer: the routed model only when an LLM is called.
+    generator = chosen.model if _llm_wanted(state) else EXTRACTIVE
+    return replace(state, route=chosen, decision=f"{generator}:{chosen.reason}")
 
 
 def _llm_wanted(state: AnswerState) -> bool:
@@ -148,10 +150,10 @@ def fallback(state: AnswerState) -> AnswerState:
     if not _llm_wanted(state):
         return refused(state, weak_refusal(state), "unsupported")
     why = "llm_failed" if state.draft is None else "llm_answer_unsupported"
-    state = steps_run(DRAFT_CHECKS, replace(state, draft=_extractive_draft(state), decision=why))
+    state = steps_run(DRAFT_CHECKS, replace(state, draft=_extractive_draft(state)))
     if state.draft.rejected:
         return refused(state, weak_refusal(state), why)
-    return replace(state, decision=why)
+    return replace(state, decision=f"{why}:{EXTRACTIVE}")
 
 
 def confidence(state: AnswerState) -> AnswerState:
@@ -166,15 +168,15 @@ def confidence(state: AnswerState) -> AnswerState:
     limits = state.limits
     verification = verification_dict_build(urls=draft.urls, citations=draft.citations, numbers=draft.numbers,
                                            cleanup=draft.cleanup)
-    assessment = confidence_assess(best_score=state.best_score, warning_below=limits["warning"])
-    answer = f"{assessment.warning}\n\n{draft.text}" if assessment.warning else draft.text
+    confidence = answer_confidence(best_score=state.best_score, citation_score=draft.citations.score)
+    # The warning travels in `warning` alone, stating the answer's own confidence.
+    assessment = confidence_assess(best_score=state.best_score, warning_below=limits["warning"], confidence=confidence)
     routing_reason = OFFLINE_ROUTING_REASON if state.offline_reason else state.route.reason
     reply = Reply(
-        answer=answer, model=draft.generation.model, routing_reason=routing_reason, verification=verification,
+        answer=draft.text, model=draft.generation.model, routing_reason=routing_reason, verification=verification,
         citations=citation_list,
         cited=tuple((by_number[o].chunk_id, state.chunk_sources[by_number[o].chunk_id], n) for o, n in draft.used),
-        confidence=answer_confidence(best_score=state.best_score, citation_score=draft.citations.score),
-        warning=assessment.warning, report=bool(assessment.warning) or draft.citations.flagged,
+        confidence=confidence, warning=assessment.warning, report=bool(assessment.warning) or draft.citations.flagged,
     )
     return replace(state, reply=reply, decision="warning" if assessment.warning else "ok")
 

@@ -93,7 +93,9 @@ def scope(state: AnswerState) -> AnswerState:
 
 
 def entities_check(state: AnswerState) -> AnswerState:
-    unknown = kb.entities_unknown(dc_codes=state.entity_values("dc_code"), va_forms=state.entity_values("va_form"))
+    other_agencies = {document.number for document in kb.non_va_documents_get()}  # DD-214: known, not VA's
+    va_forms = [form for form in state.entity_values("va_form") if form not in other_agencies]
+    unknown = kb.entities_unknown(dc_codes=state.entity_values("dc_code"), va_forms=va_forms)
     if unknown:
         kind, value = unknown[0]
         return refused(state, refusal_build(reason="entity_not_found", detail={"kind": kind, "value": value}),

@@ -13,12 +13,14 @@ from knowledge import selectors as kb
 from knowledge.embeddings import embedding_provider_get
 from knowledge.embeddings.base import EmbeddingError
 from knowledge.extraction import benefit_names_expand, lay_terms_expand
+from verification.generators import EXTRACTIVE
+from verification.layers.confidence import answer_confidence, confidence_assess
 from verification.layers.refusal import refusal_build
 from verification.layers.relevance import relevance_filter
 from verification.layers.types import Refusal, SourceChunk
 from verification.pipeline.reply import cached, clean_verification, refused
 from verification.pipeline.state import AnswerState, Reply
-from verification.terminology import definitional_term_extract, term_lookup_cached
+from verification.terminology import definition_sentence_find, definitional_term_extract, term_lookup_cached
 
 logger = logging.getLogger("verification.answers")
 
@@ -73,13 +75,44 @@ def terminology(state: AnswerState) -> AnswerState:
                       routing_reason="terminology_ambiguous", verification=clean_verification(),
                       suggestions=tuple(d.name for d in names)[:3])
         return replace(state, reply=reply, decision="ambiguous")
-    # Not in the glossary: a named code, form or benefit, or a term the corpus itself uses ("what is
-    # tinnitus?"), still gets a grounded answer from retrieval; a term no source mentions is refused rather
-    # than defined from a neighbour (a similar-sounding chunk is not a definition).
-    if state.entity_values("dc_code", "va_form", "benefit") or _corpus_uses(state, term):
+    # Not in the glossary: a named code, form or benefit gets a grounded answer from retrieval; a term a
+    # retrieved source defines ("Tinnitus, a ringing in the ears, is ...") is answered with that sentence; a
+    # term the corpus only uses goes to retrieval; a term no source mentions is refused rather than defined
+    # from a neighbour (a similar-sounding chunk is not a definition).
+    if state.entity_values("dc_code", "va_form", "benefit"):
         return replace(state, decision="to_retrieval")
-    refusal = refusal_build(reason="terminology_not_found", suggestions=match.suggestions, detail={"term": term})
+    probe = kb.chunks_search(query=state.text, query_vector=state.vector, top_k=settings.RETRIEVAL_TOP_K,
+                             topic=state.topic, source=state.source, provider_name=state.provider_name)
+    for hit in probe:
+        if sentence := definition_sentence_find(term=term, text=hit.content):
+            return _source_definition(replace(state, retrieved=retrieved_rows(probe)), hit, sentence)
+    phrase = re.compile(r"(?<!\w)" + r"\W+".join(map(re.escape, term.split())) + r"(?!\w)", re.IGNORECASE)
+    if any(phrase.search(f"{hit.title} {hit.content}") for hit in probe[:TERM_PROBE_TOP_K]):
+        return replace(state, decision="to_retrieval")
+    suggestions = match.suggestions or tuple(kb.suggestions_get(vector=state.vector, model_name=state.model_name))
+    refusal = refusal_build(reason="terminology_not_found", suggestions=suggestions, detail={"term": term})
     return refused(state, refusal, "not_found")
+
+
+def _source_definition(state: AnswerState, hit: kb.ChunkHit, sentence: str) -> AnswerState:
+    """Answer with the sentence of a retrieved source that defines the term, cited."""
+    confidence = answer_confidence(best_score=hit.similarity, citation_score=1.0)
+    assessment = confidence_assess(best_score=hit.similarity, warning_below=state.limits["warning"],
+                                   confidence=confidence)
+    reply = Reply(
+        answer=_cited(sentence), model=EXTRACTIVE, routing_reason="terminology_source",
+        verification=clean_verification(), confidence=confidence, warning=assessment.warning,
+        report=bool(assessment.warning), cited=((hit.chunk_id, hit.source_id, 1),),
+        citations=({"number": 1, "chunk_id": hit.entry_id, "url": hit.url, "title": hit.title, "quote": sentence},),
+    )
+    return replace(state, reply=reply, best_score=hit.similarity, decision=f"defined_in:{hit.entry_id}")
+
+
+def _cited(sentence: str) -> str:
+    """Put the marker inside the sentence, before its closing punctuation."""
+    body = sentence.rstrip()
+    end = len(body.rstrip(".!?"))
+    return f"{body[:end]} [1]{body[end:] or '.'}"
 
 
 def _definition(state: AnswerState, term: str, canonical: str) -> AnswerState:
@@ -95,13 +128,6 @@ def _definition(state: AnswerState, term: str, canonical: str) -> AnswerState:
         confidence=1.0,
     )
     return replace(state, reply=reply, best_score=1.0, decision=f"found:{definition.term}")
-
-
-def _corpus_uses(state: AnswerState, term: str) -> bool:
-    phrase = re.compile(r"(?<!\w)" + r"\W+".join(map(re.escape, term.split())) + r"(?!\w)", re.IGNORECASE)
-    probe = kb.chunks_search(query=state.text, query_vector=state.vector, top_k=TERM_PROBE_TOP_K,
-                             topic=state.topic, source=state.source)
-    return any(phrase.search(f"{hit.title} {hit.content}") for hit in probe)
 
 
 def cache_similar(state: AnswerState) -> AnswerState:
@@ -134,9 +160,14 @@ def retrieve(state: AnswerState) -> AnswerState:
     return replace(
         state, entity_ids=entity_ids, chunks=chunks, chunk_types={h.chunk_id: h.type for h in hits},
         chunk_sources={h.chunk_id: h.source_id for h in hits},
-        retrieved=tuple({"entry_id": h.entry_id, "score": round(h.similarity, 4), "title": h.title} for h in hits),
+        retrieved=retrieved_rows(hits),
         decision=f"{len(chunks)} chunks",
     )
+
+
+def retrieved_rows(hits: list[kb.ChunkHit]) -> tuple[dict, ...]:
+    """What was retrieved, as the stored answer and the low-confidence report keep it."""
+    return tuple({"entry_id": h.entry_id, "score": round(h.similarity, 4), "title": h.title} for h in hits)
 
 
 def relevance(state: AnswerState) -> AnswerState:

@@ -38,6 +38,12 @@ def test_warns_below_the_threshold_only():
     assert confidence_assess(best_score=0.71, warning_below=0.50).to_dict() == {"warning": None}
 
 
+def test_the_warning_states_the_confidence_it_is_given():
+    warning = confidence_assess(best_score=0.38, warning_below=0.40, confidence=0.62).warning
+    assert warning == LOW_CONFIDENCE_WARNING.format(score=0.62) and "**62.0%**" in warning
+    assert confidence_assess(best_score=0.45, warning_below=0.40, confidence=0.2).warning is None
+
+
 def test_nan_score_warns():
     assert confidence_assess(best_score=math.nan, warning_below=0.5).warning == LOW_CONFIDENCE_WARNING.format(
         score=0.0

@@ -105,11 +105,22 @@ def test_javascript_links_are_removed():
     assert result.invalid_urls == ("javascript:alert(document.cookie)",)
 
 
-def test_bare_www_and_bare_domains_count_as_links():
-    result = enforce("Call the SSA or visit ssa.gov or www.ssa-benefits.com/apply for SSDI. VA.gov has VA forms.")
+def test_bare_www_and_bare_hosts_with_a_path_count_as_links():
+    result = enforce("Call the SSA or visit ssa.gov/apply or www.ssa-benefits.com/apply for SSDI. VA.gov has VA forms.")
 
     assert result.text == "Call the SSA or visit or for SSDI. VA.gov has VA forms."
-    assert set(result.invalid_urls) == {"ssa.gov", "www.ssa-benefits.com/apply"}
+    assert set(result.invalid_urls) == {"ssa.gov/apply", "www.ssa-benefits.com/apply"}
+
+
+@pytest.mark.parametrize("answer", [
+    "Sign in with your Login.gov or ID.me account to see your claim status [1].",
+    "You can check it on VA.gov or call VA [1].",
+    "Social Security (SSA.gov) handles SSDI.",
+])
+def test_plain_domain_names_are_words_not_links(answer):
+    result = enforce(answer)
+
+    assert result.text == answer and result.invalid_urls == ()
 
 
 def test_angle_bracket_autolinks():

@@ -57,4 +57,5 @@ class Command(BaseCommand):
                     out = answer_question(question=item["question"], use_cache=use_cache).to_dict()
                 except QuestionInvalid as exc:
                     out = {"error": {"code": exc.code, "message": exc.message}}
-                self.stdout.write(json.dumps({"id": item.get("id"), **out}, ensure_ascii=False))
+                # `id` is the stored answer's; the input's own id travels beside it, never replacing it.
+                self.stdout.write(json.dumps({**out, "input_id": item.get("id")}, ensure_ascii=False))

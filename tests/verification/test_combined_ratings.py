@@ -1,0 +1,79 @@
+"""The combined-ratings calculator against 38 CFR 4.25's Table I and the regulation's own examples."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from verification.combined_ratings import RatingInvalid, combined_rating, rating_round, ratings_combine_once
+
+DOCS = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "docs_all.jsonl"
+
+
+def table_i() -> dict[tuple[int, int], int]:
+    """Table I as published (docs_all.jsonl holds 38 CFR 4.25 with the table as text rows)."""
+    if not DOCS.exists():
+        pytest.skip(f"{DOCS} is missing (real data for tests lives in ../shared/data)")
+    text = next(json.loads(line)["text"] for line in DOCS.open() if json.loads(line)["id"] == "38cfr-4.25")
+    rows = [line.split("|") for line in text.splitlines() if line.count("|") == 9]
+    columns = [int(c) for c in rows[0][1:]]
+    return {(int(row[0]), column): int(cell) for row in rows[1:] if row[0].strip().isdigit()
+            for column, cell in zip(columns, row[1:], strict=True)}
+
+
+def test_every_cell_of_table_i():
+    table = table_i()
+    assert len(table) >= 70 * 9  # rows 19 to 94 (and more), columns 10 to 90
+    mismatches = {key: cell for key, cell in table.items()
+                  if ratings_combine_once(value=key[0], rating=key[1]) != cell}
+    assert mismatches == {}
+
+
+@pytest.mark.parametrize(
+    ("ratings", "combined_value", "rating"),
+    [
+        ((50, 30), 65, 70),  # 4.25(a): 65 must be converted to 70
+        ((40, 20), 52, 50),  # 4.25(a): 52 converted to 50
+        ((60, 30), 72, 70),  # 4.25's efficiency example
+        ((60, 40), 76, 80),
+        ((60, 40, 20), 81, 80),  # 4.25(a): 76, then 81, converted to 80
+        ((50, 30, 20), 72, 70),
+        ((20, 30, 50), 72, 70),  # the order given does not matter: largest first
+        ((50, 50), 75, 80),
+        ((50, 30, 20, 10), 75, 80),
+        ((100, 50), 100, 100),
+        ((30, 0), 30, 30),
+    ],
+)
+def test_ratings_combine_as_the_regulation_shows(ratings, combined_value, rating):
+    result = combined_rating(ratings=list(ratings))
+    assert (result.combined_value, result.rating) == (combined_value, rating)
+
+
+def test_steps_carry_the_exact_value_not_the_rounded_one():
+    result = combined_rating(ratings=[60, 40, 20])
+    assert [(s.value, s.rating, s.combined) for s in result.steps] == [(60, 40, 76), (76, 20, 81)]
+
+
+def test_the_bilateral_factor_of_4_26():
+    # 4.26's example: 60, 20, 10 and 10, the two 10s bilateral: 19 + 1.9 → 21; 60, 21, 20 → 68 → 74 → 70.
+    result = combined_rating(ratings=[60, 20], bilateral=[10, 10])
+    assert result.bilateral.combined == 19 and str(result.bilateral.factor) == "1.9" and result.bilateral.value == 21
+    assert result.order == (60, 21, 20)
+    assert [s.combined for s in result.steps] == [68, 74] and result.rating == 70
+
+
+def test_no_bilateral_factor_without_a_compensable_rating_on_each_side():
+    assert combined_rating(ratings=[30], bilateral=[10, 0]).bilateral is None
+    assert combined_rating(ratings=[30], bilateral=[10, 0]).combined_value == 37
+
+
+@pytest.mark.parametrize(("value", "rounded"), [(64, 60), (65, 70), (74, 70), (75, 80), (94, 90), (95, 100), (4, 0)])
+def test_rounding_to_the_nearest_ten_with_fives_up(value, rounded):
+    assert rating_round(value=value) == rounded
+
+
+@pytest.mark.parametrize("bad", [[], [110], [-10], [12.5], [True]])
+def test_ratings_must_be_whole_percentages(bad):
+    with pytest.raises(RatingInvalid):
+        combined_rating(ratings=bad)

@@ -1,0 +1,78 @@
+"""Questions about the asker's own record are answered with where that record lives, never general text."""
+
+import pytest
+
+from verification.layers.refusal import VA_BENEFITS_PHONE
+from verification.own_record import (
+    KIND_CLAIM_STATUS,
+    KIND_DOCUMENTS,
+    KIND_PAYMENT,
+    KIND_RATING,
+    OWN_RECORD_HELP,
+    OWN_RECORD_MESSAGES,
+    own_record_kind,
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("what is my claim status", KIND_CLAIM_STATUS),
+        ("What is the status of my appeal?", KIND_CLAIM_STATUS),
+        ("Where is my claim?", KIND_CLAIM_STATUS),
+        ("is my claim approved yet", KIND_CLAIM_STATUS),
+        ("What’s my current rating?", KIND_RATING),
+        ("whats my rating right now", KIND_RATING),
+        ("what am i rated at", KIND_RATING),
+        ("when is my next payment", KIND_PAYMENT),
+        ("I haven't received my back pay yet", KIND_PAYMENT),
+        ("did VA get my form", KIND_DOCUMENTS),
+        ("Did VA receive my 21-526EZ form?", KIND_DOCUMENTS),
+        ("did va get my nexus letter", KIND_DOCUMENTS),
+    ],
+)
+def test_questions_about_the_askers_own_record_are_recognised(question, kind):
+    assert own_record_kind(question=question) == kind
+
+
+@pytest.mark.parametrize("question", [
+    "How long does a claim take?",
+    "What's my rating for tinnitus going to be?",
+    "What is the PTSD rating at 70 percent?",
+    "How is back pay calculated?",
+    "When do VA payments get deposited each month?",
+    "What form do I use to file a claim?",
+])
+def test_general_questions_are_not_about_the_askers_record(question):
+    assert own_record_kind(question=question) is None
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("bundled_kb")
+def test_ratings_to_combine_are_a_calculation_not_a_record_lookup():
+    from verification.services import answer_question
+
+    result = answer_question(question="I have 50 and 30, what is my combined rating", use_cache=False)
+    assert result.routing_reason == "combined_ratings"
+
+
+def test_every_answer_says_where_the_record_lives_and_who_helps():
+    assert set(OWN_RECORD_MESSAGES) == {KIND_CLAIM_STATUS, KIND_RATING, KIND_PAYMENT, KIND_DOCUMENTS}
+    assert all("VA.gov" in message for message in OWN_RECORD_MESSAGES.values())
+    assert VA_BENEFITS_PHONE in OWN_RECORD_HELP and "accredited representative" in OWN_RECORD_HELP
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("bundled_kb")
+@pytest.mark.parametrize(("question", "kind"), [("what is my claim status", KIND_CLAIM_STATUS),
+                                                ("when is my next payment", KIND_PAYMENT)])
+def test_the_pipeline_answers_with_where_the_record_lives(question, kind):
+    from verification.services import answer_question
+
+    result = answer_question(question=question, use_cache=False)
+    assert not result.refused and result.routing_reason == f"own_record:{kind}"
+    assert result.answer.startswith(OWN_RECORD_MESSAGES[kind].split(" [")[0].rstrip("."))
+    assert VA_BENEFITS_PHONE in result.answer
+    assert result.citations and all(c["url"].startswith("https://www.va.gov/") for c in result.citations)
+    assert {c["number"] for c in result.citations} == set(range(1, len(result.citations) + 1))
+    assert "retrieve" not in [s["stage"] for s in result.trace]

@@ -1,0 +1,204 @@
+"""Combined disability ratings, computed as 38 CFR 4.25 and 4.26 say, never written by a generator.
+
+4.25 (the combined ratings table): order the ratings from the largest; each further rating takes its share of
+the efficiency the earlier ones left (a 60% disability leaves 40% efficiency, and a further 30% leaves 70% of
+that: 28% efficient, 72% disabled). Each step's combined value is the table's whole number, and the next
+rating combines with that value exactly as the table shows it. Only the last value is converted to the
+nearest number divisible by 10, values ending in 5 going up (50 and 30 → 65 → 70).
+
+4.26 (the bilateral factor): ratings of both arms, both legs or paired skeletal muscles are combined first,
+10% of that value is added (not combined), and the result is one disability for ordering and combining
+(10 and 10 → 19, plus 1.9 → 21; then 60, 21 and 20 → 68 → 74 → 70).
+
+The table's values are ``a + b × (100 − a) / 100`` rounded to the nearest whole number with halves up
+(25 and 30 → 47.5 → 48); tests/verification/test_combined_ratings.py checks every cell of Table I.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
+
+# The regulation's own pages, which the answer cites.
+CFR_4_25_URL_SUFFIX = "/section-4.25"
+CFR_4_26_URL_SUFFIX = "/section-4.26"
+# 10% of the combined bilateral value is added (38 CFR 4.26).
+BILATERAL_SHARE = Decimal("0.1")
+
+
+class RatingInvalid(ValueError):
+    """A rating that is not a whole percentage from 0 to 100."""
+
+
+@dataclass(frozen=True)
+class CombinationStep:
+    """One use of the table: ``value`` (so far) with ``rating`` gives ``combined``."""
+
+    value: int
+    rating: int
+    combined: int
+
+
+@dataclass(frozen=True)
+class BilateralStep:
+    """The bilateral factor: ``ratings`` combined to ``combined``, plus 10% (``factor``), gives ``value``."""
+
+    ratings: tuple[int, ...]
+    combined: int
+    factor: Decimal
+    value: int
+
+
+@dataclass(frozen=True)
+class CombinedRating:
+    ratings: tuple[int, ...]  # as given, bilateral ones included
+    bilateral: BilateralStep | None
+    order: tuple[int, ...]  # the disabilities in order of severity, the bilateral value as one
+    steps: tuple[CombinationStep, ...]
+    combined_value: int  # exactly as found in the table
+    rating: int  # converted to the nearest number divisible by 10, 5s up
+
+
+def _half_up(value: Decimal) -> int:
+    return int(value.quantize(Decimal(1), rounding=ROUND_HALF_UP))
+
+
+def ratings_combine_once(*, value: int, rating: int) -> int:
+    """Return the table's combined value of a disability ``value`` and a further ``rating``."""
+    return _half_up(Decimal(value) + Decimal(rating) * (100 - Decimal(value)) / 100)
+
+
+def _combined_in_order(ratings: Sequence[int]) -> tuple[int, tuple[CombinationStep, ...]]:
+    ordered = sorted(ratings, reverse=True)
+    value, steps = ordered[0], []
+    for rating in ordered[1:]:
+        combined = ratings_combine_once(value=value, rating=rating)
+        steps.append(CombinationStep(value=value, rating=rating, combined=combined))
+        value = combined
+    return value, tuple(steps)
+
+
+def rating_round(*, value: int) -> int:
+    """Convert a combined value to the nearest number divisible by 10, values ending in 5 going up."""
+    return _half_up(Decimal(value) / 10) * 10
+
+
+def combined_rating(*, ratings: Sequence[int], bilateral: Sequence[int] = ()) -> CombinedRating:
+    """Return the combined rating of ``ratings`` and, with the bilateral factor, of ``bilateral`` (ratings of
+    paired extremities, both sides compensable)."""
+    for rating in (*ratings, *bilateral):
+        if not isinstance(rating, int) or isinstance(rating, bool) or not 0 <= rating <= 100:
+            raise RatingInvalid(f"a rating is a whole percentage from 0 to 100, not {rating!r}")
+    if not ratings and not bilateral:
+        raise RatingInvalid("no ratings to combine")
+    bilateral_step = None
+    others = [r for r in ratings if r > 0]
+    paired = [r for r in bilateral if r > 0]
+    if len(paired) >= 2:  # 4.26(c): a partial disability of compensable degree on each side
+        combined, _ = _combined_in_order(paired)
+        factor = Decimal(combined) * BILATERAL_SHARE
+        bilateral_step = BilateralStep(ratings=tuple(sorted(paired, reverse=True)), combined=combined, factor=factor,
+                                       value=_half_up(Decimal(combined) + factor))
+        parts = [*others, bilateral_step.value]
+    else:
+        parts = others + paired
+    if not parts:
+        return CombinedRating(ratings=(*ratings, *bilateral), bilateral=None, order=(), steps=(),
+                              combined_value=0, rating=0)
+    value, steps = _combined_in_order(parts)
+    value = min(value, 100)
+    return CombinedRating(ratings=(*ratings, *bilateral), bilateral=bilateral_step,
+                          order=tuple(sorted(parts, reverse=True)), steps=steps, combined_value=value,
+                          rating=rating_round(value=value))
+
+
+# ---- reading a combined-rating question ----
+
+@dataclass(frozen=True)
+class CombinedQuestion:
+    ratings: tuple[int, ...]
+    bilateral: tuple[int, ...] = ()
+    believed: int | None = None  # the total the asker expected ("why don't 50 and 30 make 80")
+
+
+# Words that ask to combine ratings.
+_COMBINE_RE = re.compile(
+    r"\b(?:combin\w*|va math|add(?:s|ed|ing)? up|adds?|added|plus|make|makes|total|overall|together|"
+    r"whole[- ]person|calculat\w*|bilateral)\b",
+    re.IGNORECASE,
+)
+_RATING_RE = re.compile(
+    r"(?<![\d$.,/-])(?P<value>100|[1-9]0|0)(?:\s*(?:%|percent\b|per cent\b))?"
+    r"(?!\d|[.,/-]\d|\s*(?:years?|months?|days?|weeks?|dollars?)\b)",
+    re.IGNORECASE,
+)
+# "not 100%", "make 80", "is only 30%": the total the asker expected, not a rating.
+_BELIEF_BEFORE_RE = re.compile(r"\b(?:not|make|makes|equal|equals|be|only|is that|get|gives?|to)\s*$", re.IGNORECASE)
+# "4 different things rated at 10% each": a count of equal ratings.
+_COUNT_EACH_RE = re.compile(
+    r"\b(?P<count>two|three|four|five|six|seven|eight|nine|ten|[2-9])\b[^.?!\d]{0,40}?"
+    r"(?P<value>100|[1-9]0)\s*(?:%|percent|per cent)?\s+each\b",
+    re.IGNORECASE,
+)
+_COUNT_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
+_PAIRED = r"knees?|legs?|arms?|ankles?|hips?|shoulders?|elbows?|wrists?|feet|foot|hands?|thighs?|calf|calves|extremit\w*"
+_BOTH_EACH_RE = re.compile(rf"\bboth (?:{_PAIRED})\b[^.?!]*?\beach\b|\beach (?:{_PAIRED.replace('?', '')})\b",
+                           re.IGNORECASE)
+# "10% for my left knee", "right knee is 20%", "left leg rated at 30%": a rating and its side.
+_SIDE_AFTER_RE = re.compile(rf"\s*(?:for|on|in)\s+(?:(?:my|the|his|her)\s+)?(?P<side>left|right)\s+(?:{_PAIRED})\b",
+                            re.IGNORECASE)
+_SIDE_BEFORE_RE = re.compile(
+    rf"\b(?P<side>left|right)\s+(?:{_PAIRED})\s*(?:is|are|was|at|:|-|\u2014|=)?\s*(?:rated\s*)?(?:at\s*)?$",
+    re.IGNORECASE,
+)
+
+
+def combined_question_parse(*, text: str) -> CombinedQuestion | None:
+    """Return the ratings a question asks to combine, or None when it does not ask that.
+
+    A number after "not", "make", "only", ... is the total the asker expected, not a rating.
+
+    "I have 50 and 30, what is my combined rating", "why don't 50 and 30 make 80", "what's the VA math for
+    70, 40 and 20", "both knees are rated 10 percent each, how does the bilateral factor work", "4 things
+    rated 10% each, why is my combined rating only 30%".
+    """
+    trigger = _COMBINE_RE.search(text)
+    if not trigger:
+        return None
+    found, believed = [], None
+    for match in _RATING_RE.finditer(text):
+        if _BELIEF_BEFORE_RE.search(text[: match.start()]):
+            believed = int(match.group("value"))
+        else:
+            found.append(match)
+    if counted := _COUNT_EACH_RE.search(text):
+        count = _COUNT_WORDS.get(counted.group("count").lower()) or int(counted.group("count"))
+        found = [m for m in found if not counted.start() <= m.start() < counted.end()]
+        extra = [int(counted.group("value"))] * count
+    else:
+        extra = []
+    values = [int(m.group("value")) for m in found]
+    bilateral = _bilateral(text, found)
+    if not bilateral and _BOTH_EACH_RE.search(text) and len(values) == 1:
+        bilateral = [values[0], values[0]]
+        values = []
+    else:
+        for value in bilateral:
+            values.remove(value)
+    if len(values) + len(bilateral) + len(extra) < 2:
+        return None
+    return CombinedQuestion(ratings=tuple(values + extra), bilateral=tuple(bilateral), believed=believed)
+
+
+def _bilateral(text: str, matches: Sequence[re.Match[str]]) -> list[int]:
+    """Ratings tagged with a side of a paired extremity, when both sides are rated."""
+    sides: dict[str, list[int]] = {}
+    for match in matches:
+        tagged = _SIDE_AFTER_RE.match(text, match.end()) or _SIDE_BEFORE_RE.search(text[: match.start()])
+        if tagged:
+            sides.setdefault(tagged.group("side").lower(), []).append(int(match.group("value")))
+    if "left" in sides and "right" in sides:
+        return [*sides["left"], *sides["right"]]
+    return []

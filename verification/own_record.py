@@ -1,0 +1,75 @@
+"""Questions about the asker's own record ("what is my claim status", "when is my next payment"): only VA's
+systems hold the answer, so the reply says where it lives instead of answering with general text.
+
+The phrases are data (verification/data/own_record.json), read once through ``own_record_patterns_get``.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from pathlib import Path
+
+from verification.layers.refusal import VA_BENEFITS_PHONE
+
+DATA = Path(__file__).resolve().parent / "data" / "own_record.json"
+
+KIND_CLAIM_STATUS = "claim_status"
+KIND_RATING = "rating"
+KIND_PAYMENT = "payment"
+KIND_DOCUMENTS = "documents"
+
+# [1] is a page on the claim and appeal status tool, [2] one on accredited representatives (URL_SUFFIXES).
+OWN_RECORD_MESSAGES = {
+    KIND_CLAIM_STATUS: (
+        "I can't see your VA records, so I can't tell you where your claim or appeal stands. You can see it "
+        "yourself: sign in at VA.gov with a verified account, such as Login.gov or ID.me, and open the claim and "
+        "appeal status tool. It shows your claim's stage, the evidence VA has received and anything VA still "
+        "needs from you [1]."
+    ),
+    KIND_RATING: (
+        "I can't see your VA records, so I can't tell you your rating. You can see it by signing in at VA.gov "
+        "with a verified account, such as Login.gov or ID.me; your rating decision letter also lists the rating "
+        "of each condition and your combined rating."
+    ),
+    KIND_PAYMENT: (
+        "I can't see your VA records, so I can't tell you about your payments. Sign in at VA.gov with a verified "
+        "account, such as Login.gov or ID.me, to see your VA payment history: the date and amount of each payment."
+    ),
+    KIND_DOCUMENTS: (
+        "I can't see your VA records, so I can't tell whether VA has your documents. Sign in at VA.gov and open "
+        "the claim and appeal status tool: it lists the evidence VA has received [1]. Not every document you "
+        "send appears online, and items sent by mail or fax may not show [1]."
+    ),
+}
+OWN_RECORD_HELP = (
+    f"For help with your own record, call VA's benefits line at {VA_BENEFITS_PHONE}, or ask an accredited "
+    "representative: a Veterans Service Organization (VSO) representative helps for free [2]."
+)
+URL_SUFFIXES = {1: "/claim-or-appeal-status/", 2: "/get-help-from-accredited-representative/"}
+
+_APOSTROPHES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u02bc": "'"})
+_WHITESPACE_RE = re.compile(r"\s+")
+_TRAILING_PUNCT_RE = re.compile(r"[\s?!.,;:]+$")
+
+
+@functools.cache
+def own_record_patterns_get() -> dict[str, re.Pattern[str]]:
+    """Return each kind's phrases, compiled to one word-bounded alternation."""
+    tables = json.loads(DATA.read_text(encoding="utf-8"))
+    return {kind: re.compile(r"(?<!\w)(?:" + "|".join(phrases) + r")(?!\w)")
+            for kind, phrases in tables.items() if not kind.startswith("_")}
+
+
+def own_record_kind(*, question: str) -> str | None:
+    """Return which part of the asker's own record the question asks about, or None."""
+    text = _TRAILING_PUNCT_RE.sub("", _WHITESPACE_RE.sub(" ", question.translate(_APOSTROPHES).casefold()).strip())
+    for kind, pattern in own_record_patterns_get().items():
+        if pattern.search(text):
+            return kind
+    return None
+
+
+def own_record_answer(*, kind: str) -> str:
+    return f"{OWN_RECORD_MESSAGES[kind]}\n\n{OWN_RECORD_HELP}"

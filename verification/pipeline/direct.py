@@ -1,0 +1,174 @@
+"""Answers no generator writes: combined ratings computed by 38 CFR 4.25 and 4.26, where the asker's own
+record lives, and what another agency's document (DD-214, SF-180, ...) is and how to get it."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from knowledge import selectors as kb
+from verification.combined_ratings import (
+    CFR_4_25_URL_SUFFIX,
+    CFR_4_26_URL_SUFFIX,
+    CombinedQuestion,
+    CombinedRating,
+    combined_question_parse,
+    combined_rating,
+)
+from verification.layers.citations import content_words
+from verification.layers.cleanup import CITATION_MARKER_RE
+from verification.layers.types import SourceChunk
+from verification.non_va_documents import asks_about_document, non_va_document_answer, non_va_document_find
+from verification.own_record import URL_SUFFIXES, own_record_answer, own_record_kind
+from verification.pipeline.reply import clean_verification
+from verification.pipeline.state import AnswerState, Reply
+
+CALCULATOR_MODEL = "calculator (38 CFR 4.25)"
+COMBINED_LEAD = (
+    "Your combined rating would be {rating}% [1]. VA does not add ratings: it combines them with the combined "
+    "ratings table in 38 CFR 4.25, largest first, each applying only to the efficiency the larger ones left, "
+    "and rounds once, at the end [1]."
+)
+COMBINED_BILATERAL = (
+    "- Bilateral factor (38 CFR 4.26): {pair} combine to {combined}; 10% of {combined} is {factor}, added, not "
+    "combined, for {total}, used as {value} [2]."
+)
+COMBINED_STEP = "- {value} and {rating} combine to {combined}."
+COMBINED_ZERO = "- A 0% rating does not change the combined value."
+COMBINED_ROUND = (
+    "- {value} is converted to the nearest number divisible by 10, values ending in 5 going up: {rating}% [1]."
+)
+COMBINED_BELIEF = "So {ratings} give a {rating}% combined rating, not {believed}."
+# Regulation chunks cited: the best-retrieved ones, at most this many for each section.
+CITED_PER_SECTION = 1
+_NUMBER_RE = re.compile(r"(?<![\d.])\d{1,3}(?![\d.]\d)")
+
+
+def asks_combined(state: AnswerState) -> bool:
+    return combined_question_parse(text=state.text) is not None
+
+
+def combined(state: AnswerState) -> AnswerState:
+    """Answer "I have 50 and 30, what is my combined rating" with the table's arithmetic, steps shown."""
+    asked = combined_question_parse(text=state.text)
+    result = combined_rating(ratings=list(asked.ratings), bilateral=list(asked.bilateral))
+    sections = [CFR_4_25_URL_SUFFIX] + ([CFR_4_26_URL_SUFFIX] if result.bilateral else [])
+    cited = [_regulation_chunks(state, suffix, _numbers(result)) for suffix in sections]
+    if not all(cited):
+        return replace(state, decision="no_regulation_source")
+    citations, edges = [], []
+    for number, (chunk, source_id) in enumerate((pair for pairs in cited for pair in pairs), start=1):
+        citations.append({"number": number, "chunk_id": chunk.entry_id, "url": chunk.url, "title": chunk.title,
+                          "quote": chunk.content[:300]})
+        edges.append((chunk.chunk_id, source_id, number))
+    reply = Reply(answer=combined_answer(asked=asked, result=result), model=CALCULATOR_MODEL,
+                  routing_reason="combined_ratings", verification=clean_verification(), citations=tuple(citations),
+                  cited=tuple(edges), confidence=1.0)
+    return replace(state, reply=reply, decision=f"{result.combined_value}->{result.rating}")
+
+
+def combined_answer(*, asked: CombinedQuestion, result: CombinedRating) -> str:
+    """The answer text: the rating first, then each step of the table, then the rounding."""
+    lines = [COMBINED_LEAD.format(rating=result.rating)]
+    if bilateral := result.bilateral:
+        lines.append(COMBINED_BILATERAL.format(
+            pair=" and ".join(map(str, bilateral.ratings)), combined=bilateral.combined,
+            factor=f"{bilateral.factor.normalize():f}", total=f"{bilateral.combined + bilateral.factor:f}",
+            value=bilateral.value))
+    if 0 in result.ratings:
+        lines.append(COMBINED_ZERO)
+    lines += [COMBINED_STEP.format(value=s.value, rating=s.rating, combined=s.combined) for s in result.steps]
+    lines.append(COMBINED_ROUND.format(value=result.combined_value, rating=result.rating))
+    text = lines[0] + "\n\n" + "\n".join(lines[1:])
+    if asked.believed is not None and asked.believed != result.rating:
+        ratings = " and ".join(map(str, result.ratings))
+        text += "\n\n" + COMBINED_BELIEF.format(ratings=ratings, rating=result.rating, believed=asked.believed)
+    return text
+
+
+def _regulation_chunks(state: AnswerState, url_suffix: str, numbers: set[str]) -> list[tuple[SourceChunk, int]]:
+    """The chunks of the regulation's page (with their source ids) that show most of the answer's numbers,
+    the best retrieved first among equals; only retrieved ones when retrieval was kept to a topic or source."""
+    rank = {c.chunk_id: c.number for c in state.chunks}
+    if state.restriction:
+        page = [(c, state.chunk_sources[c.chunk_id]) for c in state.chunks if c.url.rstrip("/").endswith(url_suffix)]
+    else:
+        page = [(SourceChunk(number=0, chunk_id=h.chunk_id, entry_id=h.entry_id, title=h.title, url=h.url,
+                             content=h.content, score=0.0), h.source_id)
+                for h in kb.source_chunks_get(url_suffix=url_suffix)]
+
+    def order(pair: tuple[SourceChunk, int]) -> tuple[int, int]:
+        chunk = pair[0]
+        return -len(numbers & set(_NUMBER_RE.findall(chunk.content))), rank.get(chunk.chunk_id, len(rank) + 1)
+
+    return sorted(page, key=order)[:CITED_PER_SECTION]
+
+
+def _numbers(result: CombinedRating) -> set[str]:
+    values = [*result.ratings, result.combined_value, result.rating]
+    values += [n for step in result.steps for n in (step.value, step.rating, step.combined)]
+    if result.bilateral:
+        values += [result.bilateral.combined, result.bilateral.value]
+    return {str(v) for v in values}
+
+
+# ---- the asker's own record ----
+
+GUIDANCE_MODEL = "guidance"
+
+
+def asks_own_record(state: AnswerState) -> bool:
+    # "I have 50 and 30, what is my combined rating" gives the ratings: a calculation, not a record lookup.
+    return own_record_kind(question=state.text) is not None and combined_question_parse(text=state.text) is None
+
+
+def own_record(state: AnswerState) -> AnswerState:
+    """Say where the asker's own claim status, rating, payments or documents can be seen: only VA holds them."""
+    kind = own_record_kind(question=state.text)
+    text, citations, edges = _pages_cited(own_record_answer(kind=kind), URL_SUFFIXES)
+    reply = Reply(answer=text, model=GUIDANCE_MODEL, routing_reason=f"own_record:{kind}",
+                  verification=clean_verification(), citations=citations, cited=edges, confidence=1.0)
+    return replace(state, reply=reply, decision=kind)
+
+
+# ---- another agency's documents ----
+
+def asks_non_va_document(state: AnswerState) -> bool:
+    return asks_about_document(question=state.text) and \
+        non_va_document_find(question=state.text, documents=kb.non_va_documents_get()) is not None
+
+
+def non_va_document(state: AnswerState) -> AnswerState:
+    """Say what a DD-214, SF-180, NGB-22, ... is, who issues it and how to get it: not an unknown VA form."""
+    document = non_va_document_find(question=state.text, documents=kb.non_va_documents_get())
+    text, citations, edges = _pages_cited(non_va_document_answer(document=document), {1: document.url})
+    reply = Reply(answer=text, model=GUIDANCE_MODEL, routing_reason="non_va_document",
+                  verification=clean_verification(), citations=citations, cited=edges, confidence=1.0)
+    return replace(state, reply=reply, decision=document.number)
+
+
+def _pages_cited(text: str, pages: dict[int, str]):
+    """Cite marker [n] of ``text`` to the chunk of page ``pages[n]`` sharing most words with the sentences
+    citing it; drop markers whose page is not in the knowledge base; number the rest 1..m."""
+    chosen: dict[int, tuple[SourceChunk, int]] = {}
+    for number, suffix in pages.items():
+        citing = " ".join(sentence for sentence in text.split(". ") if f"[{number}]" in sentence)
+        words = content_words(citing)
+        found = [(h, len(words & content_words(h.content))) for h in kb.source_chunks_get(url_suffix=suffix)]
+        if found:
+            best = max(found, key=lambda pair: pair[1])[0]
+            chosen[number] = (SourceChunk(number=number, chunk_id=best.chunk_id, entry_id=best.entry_id,
+                                          title=best.title, url=best.url, content=best.content, score=0.0),
+                              best.source_id)
+    order = [n for n in dict.fromkeys(int(m) for m in CITATION_MARKER_RE.findall(text)) if n in chosen]
+    renumber = {old: new for new, old in enumerate(order, start=1)}
+
+    def marker(match) -> str:
+        new = renumber.get(int(match.group(1)))
+        return f"[{new}]" if new else ""
+
+    text = CITATION_MARKER_RE.sub(marker, text).replace(" .", ".")
+    citations = tuple({"number": renumber[n], "chunk_id": chosen[n][0].entry_id, "url": chosen[n][0].url,
+                       "title": chosen[n][0].title, "quote": chosen[n][0].content[:300]} for n in order)
+    edges = tuple((chosen[n][0].chunk_id, chosen[n][1], renumber[n]) for n in order)
+    return text, citations, edges
