@@ -45,7 +45,7 @@ def test_verify_clears_the_queue_resolves_the_report_and_drops_the_warning(
         warn_always, reviewer, django_capture_on_commit_callbacks):
     first = ask(capture=django_capture_on_commit_callbacks)
     row = stored(first)
-    assert row.needs_review and row.answer.startswith(WARNING_START)
+    assert row.needs_review and row.warning.startswith(WARNING_START)
     assert LowConfidenceReport.objects.get(answered_question=row).status == "open"
 
     review.answer_verify(answered_question=row, user=reviewer, note="Checked against 38 CFR 4.87.")
