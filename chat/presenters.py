@@ -15,6 +15,7 @@ from chat.rendering import domain_allowed, markdown_render
 from knowledge import selectors as kb
 from knowledge.services import WHITELISTED_DOMAINS
 from verification.preprocess import PII_NOTICE
+from verification.review import cached_answer_content
 from verification.scope import CATEGORY_CRISIS
 
 CONFIDENCE_STRONG = "Strong match: the sources below say this directly."
@@ -94,18 +95,20 @@ def turn_present(turn: ConversationTurn, *, domains: list[str], feedback: Answer
         return TurnView(id=turn.id, answer_id=None, question=turn.question, rewritten=turn.rewritten_question,
                         answer_html=ANSWER_GONE, sources=[], refused=True, crisis=False, warning="", verified=False,
                         confidence_note="", suggestions=[], pii_notice=notice)
+    served = cached_answer_content(row=row, under_review=row.flagged)  # a flagged answer's text is never shown
     sources = [
         Source(number=c["number"], title=c.get("title") or c["url"], url=c["url"],
                domain=(urlsplit(c["url"]).hostname or "").removeprefix("www."))
-        for c in row.citations if domain_allowed(c.get("url", ""), domains)
+        for c in served.citations if domain_allowed(c.get("url", ""), domains)
     ]
     return TurnView(
         id=turn.id, answer_id=row.id, question=turn.question, rewritten=turn.rewritten_question,
-        answer_html=markdown_render(row.answer, domains=domains, anchor_prefix=f"t{turn.id}-s",
+        answer_html=markdown_render(served.answer, domains=domains, anchor_prefix=f"t{turn.id}-s",
                                     citation_count=max((s.number for s in sources), default=0)),
-        sources=sources, refused=row.refused, crisis=row.refused and _is_crisis(row.trace), warning=row.warning,
-        verified=row.verified, confidence_note="" if row.refused else confidence_note(row.confidence),
-        suggestions=list(row.suggestions)[:3], pii_notice=notice,
-        checked_on=kb.sources_checked_on(entry_ids=[c["chunk_id"] for c in row.citations]) if sources else None,
+        sources=sources, refused=served.refused, crisis=served.refused and _is_crisis(row.trace),
+        warning=served.warning or "", verified=row.verified,
+        confidence_note="" if served.refused else confidence_note(row.confidence),
+        suggestions=list(served.suggestions)[:3], pii_notice=notice,
+        checked_on=kb.sources_checked_on(entry_ids=[c["chunk_id"] for c in served.citations]) if sources else None,
         **dict(zip(("feedback_state", "thanks"), feedback_state(feedback, asking_reason=asking_reason), strict=True)),
     )

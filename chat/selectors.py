@@ -11,6 +11,7 @@ from django.utils import timezone
 from chat.models import AnswerFeedback, ApiClient, ConversationTurn
 from chat.services import api_key_hash
 from knowledge.models import AnsweredQuestion
+from verification.review import cached_answer_content
 
 
 def api_client_by_key(*, key: str) -> ApiClient | None:
@@ -59,10 +60,11 @@ def stored_answer_get(*, answer_id: int, conversation_key: str | None) -> Stored
     if conversation_key:
         asked = (ConversationTurn.objects.filter(conversation__key=conversation_key, answered_question_id=answer_id)
                  .order_by("-created_at").values_list("question", flat=True).first())
+    served = cached_answer_content(row=row, under_review=row.flagged)  # a flagged answer's text is never shown
     return StoredAnswer(
-        id=row.id, question=asked, answer=row.answer, citations=row.citations, confidence=round(row.confidence, 3),
-        refused=row.refused, refusal_reason=row.refusal_reason or None, warning=row.warning or None,
-        suggestions=row.suggestions, model=row.model,
+        id=row.id, question=asked, answer=served.answer, citations=served.citations,
+        confidence=round(row.confidence, 3), refused=served.refused, refusal_reason=served.refusal_reason,
+        warning=served.warning, suggestions=served.suggestions, model=row.model,
         topics=list(row.topics.order_by("-questiontopic__score").values_list("slug", flat=True)),
         entities=[{"type": t, "value": v} for t, v in row.entities.values_list("type", "value")],
         verification=row.verification, verified=row.verified, flagged=row.flagged, created_at=row.created_at,

@@ -21,14 +21,14 @@ from knowledge.models import AnsweredQuestion, Chunk
 from verification.layers.citations import citations_verify
 from verification.layers.cleanup import citations_cleanup, citations_used
 from verification.layers.numbers import numbers_verify
-from verification.layers.refusal import VA_BENEFITS_PHONE
+from verification.layers.refusal import REASON_UNDER_REVIEW, VA_BENEFITS_PHONE
 from verification.layers.types import SourceChunk, verification_dict_build
 from verification.layers.url_whitelist import urls_enforce
 from verification.models import LowConfidenceReport
 
 logger = logging.getLogger("verification.review")
 
-REFUSAL_UNDER_REVIEW = "under_review"
+REFUSAL_UNDER_REVIEW = REASON_UNDER_REVIEW
 UNDER_REVIEW_MESSAGE = (
     "A reviewer is checking our answer to this question, so we are not showing it until it has been "
     f"corrected. For help now, call VA at {VA_BENEFITS_PHONE}, or ask an accredited Veterans Service "

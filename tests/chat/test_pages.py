@@ -75,6 +75,20 @@ def test_a_question_in_crisis_gets_the_crisis_line_first_never_a_cached_answer(c
     assert "crisis-answer" in again and "10%" not in again
 
 
+def test_a_flagged_answer_is_never_shown_again_on_the_page_or_by_id(client, django_user_model):
+    from verification.review import UNDER_REVIEW_MESSAGE, answer_flag
+
+    ask(client, TINNITUS)
+    row = conversation(client).turns.get().answered_question
+    answer_flag(answered_question=row, user=django_user_model.objects.create(username="rita", is_staff=True),
+                reason="Says 20% for both ears.")
+    page = client.get("/", secure=True).content.decode()
+    assert escape(UNDER_REVIEW_MESSAGE) in page and row.answer[:40] not in page and 'class="sources"' not in page
+    stored = client.get(f"/api/v1/questions/{row.id}/", secure=True).json()
+    assert stored["answer"] == UNDER_REVIEW_MESSAGE and stored["refusal_reason"] == "under_review"
+    assert stored["citations"] == [] and stored["flagged"] is True
+
+
 def test_an_empty_question_is_a_message_not_an_answer(client):
     page = ask(client, "   ")
     assert page.status_code == 400 and escape(ERR_EMPTY) in page.content.decode()

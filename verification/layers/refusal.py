@@ -17,6 +17,7 @@ REASON_ENTITY_NOT_FOUND = "entity_not_found"
 REASON_TERMINOLOGY_NOT_FOUND = "terminology_not_found"
 REASON_TERMINOLOGY_UNVERIFIED = "terminology_unverified"
 REASON_UNSUPPORTED_ANSWER = "unsupported_answer"
+REASON_UNDER_REVIEW = "under_review"  # a reviewer flagged the answer to this question (verification.review)
 REFUSAL_REASONS = (
     REASON_RETRIEVAL_TOO_WEAK,
     REASON_OUT_OF_SCOPE,
@@ -24,6 +25,7 @@ REFUSAL_REASONS = (
     REASON_TERMINOLOGY_NOT_FOUND,
     REASON_TERMINOLOGY_UNVERIFIED,
     REASON_UNSUPPORTED_ANSWER,
+    REASON_UNDER_REVIEW,
 )
 
 # VA's national benefits line (va.gov/contact-us).
