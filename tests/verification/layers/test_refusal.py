@@ -18,7 +18,7 @@ ALL_MESSAGES = [
 ]
 
 
-def test_reasons_are_the_api_contracts_plus_unsupported_answer():
+def test_reasons_are_the_api_contracts_plus_unsupported_answer_and_under_review():
     assert REFUSAL_REASONS == (
         "retrieval_too_weak",
         "out_of_scope",
@@ -26,6 +26,7 @@ def test_reasons_are_the_api_contracts_plus_unsupported_answer():
         "terminology_not_found",
         "terminology_unverified",
         "unsupported_answer",
+        "under_review",
     )
 
 
