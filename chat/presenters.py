@@ -7,14 +7,13 @@ from dataclasses import dataclass
 from datetime import date
 from urllib.parse import urlsplit
 
-from django.conf import settings
 from django.utils.safestring import SafeString
 
 from chat.models import AnswerFeedback, ConversationTurn
-from chat.rendering import domain_allowed, markdown_render
 from knowledge import selectors as kb
-from knowledge.services import WHITELISTED_DOMAINS
+from verification.layers.confidence import BAND_HIGH, BAND_LOW, BAND_MEDIUM, confidence_band
 from verification.preprocess import PII_NOTICE
+from verification.rendering import domain_allowed, markdown_render
 from verification.review import cached_answer_content
 from verification.scope import CATEGORY_CRISIS
 
@@ -25,11 +24,7 @@ CONFIDENCE_WEAK = ("Weak match: this may not fully answer your question. Check t
 ANSWER_GONE = "This answer is no longer available. Please ask again."
 THANKS_HELPFUL = "Thank you for telling us."
 THANKS_NOT_HELPFUL = "Thank you. A reviewer will look at this answer."
-# Bands of the answer's confidence (geometric mean of retrieval and citation scores, see
-# verification.layers.confidence): a fully cited answer over a median match scores 0.75; the low-confidence
-# warning starts near 0.6.
-CONFIDENCE_STRONG_FROM = 0.75
-CONFIDENCE_GOOD_FROM = 0.6
+CONFIDENCE_NOTES = {BAND_HIGH: CONFIDENCE_STRONG, BAND_MEDIUM: CONFIDENCE_GOOD, BAND_LOW: CONFIDENCE_WEAK}
 
 
 @dataclass(frozen=True)
@@ -60,15 +55,8 @@ class TurnView:
     thanks: str = ""
 
 
-def answer_domains() -> list[str]:
-    """Domains the page may link to: the whitelist the URL layer enforces on answers."""
-    return sorted({*WHITELISTED_DOMAINS, *settings.URL_WHITELIST_EXTRA, *kb.whitelisted_domains()})
-
-
 def confidence_note(confidence: float) -> str:
-    if confidence >= CONFIDENCE_STRONG_FROM:
-        return CONFIDENCE_STRONG
-    return CONFIDENCE_GOOD if confidence >= CONFIDENCE_GOOD_FROM else CONFIDENCE_WEAK
+    return CONFIDENCE_NOTES[confidence_band(confidence)]
 
 
 CRISIS_DECISION = f"out_of_scope:{CATEGORY_CRISIS}"

@@ -12,10 +12,11 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from chat.models import AnswerFeedback
-from chat.presenters import answer_domains, turn_present
+from chat.presenters import turn_present
 from chat.selectors import conversation_turns_get, feedback_get, scope_describe
 from chat.services import chat_ask, conversation_clear, feedback_record
 from chat.throttling import ChatThrottle
+from verification.pipeline.generation import whitelist  # the domains answers may link to
 from verification.services import QuestionInvalid
 
 SESSION_KEY = "conversation"
@@ -54,7 +55,7 @@ def _turns(request: HttpRequest, *, asking_reason_for: int | None = None):
     key = _conversation_key(request, create=False)
     if key is None:
         return []
-    domains = answer_domains()
+    domains = whitelist()
     turns = conversation_turns_get(conversation_key=key)
     votes = feedback_get(voter=key, answer_ids=[t.answered_question_id for t in turns if t.answered_question_id])
     return [turn_present(t, domains=domains, feedback=votes.get(t.answered_question_id),
@@ -97,7 +98,7 @@ def ask(request: HttpRequest) -> HttpResponse:
         context = {"turns": _turns(request), "scope": scope, "error": error, "question": request.POST.get("question", ""),
                    "reasons": REASON_LABELS}
         return render(request, "chat/home.html", context, status=429 if "wait" in error else 400)
-    turn = turn_present(answered.turn, domains=answer_domains())
+    turn = turn_present(answered.turn, domains=whitelist())
     if request.htmx:
         return render(request, "chat/home.html#turn", {"turn": turn, "reasons": REASON_LABELS, "fresh": True})
     return HttpResponseRedirect(_page_url(scope, f"turn-{turn.id}"), status=303)
@@ -127,7 +128,7 @@ def feedback(request: HttpRequest, answer_id: int) -> HttpResponse:
     # "No" first records the vote, then asks why (optional); sending the reason ends in thanks.
     asking_reason = not helpful and request.POST.get("step") != "reason"
     if request.htmx:
-        turn = turn_present(turn_ids[answer_id], domains=answer_domains(), feedback=vote, asking_reason=asking_reason)
+        turn = turn_present(turn_ids[answer_id], domains=whitelist(), feedback=vote, asking_reason=asking_reason)
         return render(request, "chat/home.html#feedback", {"turn": turn, "reasons": REASON_LABELS, "fresh": True})
     scope, _ = _scope(request, request.POST)
     query = {**scope, **({"feedback": f"{answer_id}:reason"} if asking_reason else {})}

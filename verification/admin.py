@@ -7,8 +7,6 @@ verification.review_selectors. Only staff with the reviewer group's permissions 
 
 from __future__ import annotations
 
-import re
-
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
@@ -17,14 +15,17 @@ from django.http import HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
-from django.utils.html import escape, format_html
+from django.utils.html import format_html
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.safestring import mark_safe
 
 from knowledge.models import AnsweredQuestion
 from verification import review
 from verification import review_selectors as rs
+from verification.layers.confidence import confidence_band
 from verification.models import LowConfidenceReport
+from verification.pipeline.generation import whitelist
+from verification.rendering import markdown_render
 
 MSG_VERIFIED = "{count} answer(s) verified."
 MSG_FLAGGED = "{count} answer(s) flagged: their text will not be served again until corrected."
@@ -41,25 +42,10 @@ DECISIONS = {
 }
 EXCERPT_CHARS = 120
 
-_MARKER_RE = re.compile(r"\[(\d{1,3})\]")
-_BOLD_RE = re.compile(r"\*\*(.+?)\*\*")
-
-
-def answer_html(text: str) -> str:
-    """Render an answer as a veteran reads it, from escaped text: paragraphs, list items, bold, and citation
-    markers linked to their evidence below."""
-    blocks = []
-    for block in re.split(r"\n\s*\n", escape(text).strip()):
-        lines = block.splitlines()
-        if lines and all(line.lstrip().startswith(("- ", "* ")) for line in lines):
-            items = "".join(f"<li>{line.lstrip()[2:]}</li>" for line in lines)
-            blocks.append(f"<ul>{items}</ul>")
-        else:
-            blocks.append(f"<p>{'<br>'.join(lines)}</p>")
-    html = "".join(blocks)
-    html = _BOLD_RE.sub(r"<strong>\1</strong>", html)
-    html = _MARKER_RE.sub(r'<sup><a href="#citation-\1">[\1]</a></sup>', html)
-    return mark_safe(html)  # built from escaped text with fixed markup only
+def answer_html(row: AnsweredQuestion) -> str:
+    """Render an answer exactly as the chat page does, its [n] markers linked to the evidence below."""
+    return markdown_render(row.answer, domains=whitelist(), anchor_prefix="citation-",
+                           citation_count=len(row.citations))
 
 
 class StateFilter(admin.SimpleListFilter):
@@ -194,7 +180,7 @@ class AnsweredQuestionAdmin(admin.ModelAdmin):
 
     @admin.display(description="confidence", ordering="confidence")
     def confidence_band(self, obj):
-        return f"{obj.confidence:.2f} · {rs.confidence_band(obj.confidence).split(' ')[0].lower()}"
+        return f"{obj.confidence:.2f} · {confidence_band(obj.confidence)}"
 
     @admin.display(description="state")
     def state(self, obj):
@@ -262,7 +248,7 @@ class AnsweredQuestionAdmin(admin.ModelAdmin):
 
             extra = {
                 "row": row,
-                "answer_html": answer_html(row.answer),
+                "answer_html": answer_html(row),
                 "state": review.review_state_label(row),
                 "evidence": rs.answer_evidence(answered_question=row),
                 "verification_lines": rs.verification_in_words(answered_question=row,

@@ -16,6 +16,13 @@ from knowledge.chunking import units_split
 from knowledge.models import AnsweredQuestion
 from verification.layers.citations import claims_split, content_words
 from verification.layers.cleanup import sentences_split
+from verification.layers.confidence import (
+    BAND_HIGH,
+    BAND_LOW,
+    BAND_MEDIUM,
+    CONFIDENCE_HIGH_FROM,
+    CONFIDENCE_MEDIUM_FROM,
+)
 from verification.models import LowConfidenceReport
 from verification.review import cited_sources
 
@@ -24,10 +31,13 @@ from verification.review import cited_sources
 # generated one keeps most of their meaningful words. Two words at least, so "10%" alone marks nothing.
 HIGHLIGHT_OVERLAP = 0.6
 HIGHLIGHT_MIN_WORDS = 2
-# Confidence bands for the list: below the seed whitepaper's warning (0.5) is low; a perfectly cited answer over
-# a median MiniLM match scores 0.75 (verification.layers.confidence.answer_confidence), the start of high.
-CONFIDENCE_BANDS = (("low", "Low (below 0.50)", 0.0, 0.5), ("medium", "Medium (0.50–0.74)", 0.5, 0.75),
-                    ("high", "High (0.75 and above)", 0.75, 1.01))
+# The list's confidence filter: the bands of verification.layers.confidence, with their limits.
+CONFIDENCE_BANDS = (
+    (BAND_LOW, f"Low (below {CONFIDENCE_MEDIUM_FROM:.2f})", 0.0, CONFIDENCE_MEDIUM_FROM),
+    (BAND_MEDIUM, f"Medium ({CONFIDENCE_MEDIUM_FROM:.2f}–{CONFIDENCE_HIGH_FROM - 0.01:.2f})", CONFIDENCE_MEDIUM_FROM,
+     CONFIDENCE_HIGH_FROM),
+    (BAND_HIGH, f"High ({CONFIDENCE_HIGH_FROM:.2f} and above)", CONFIDENCE_HIGH_FROM, 1.01),
+)
 DASHBOARD_DAYS = 7
 TOP_GAPS = 10
 
@@ -43,10 +53,6 @@ CONFIDENCE_WHY = (
     "score ({citation:.2f}); the weaker of the two pulls it down."
 )
 CONFIDENCE_WARNING = "The answer carried the low-confidence warning (best retrieval score below the warning level)."
-
-
-def confidence_band(confidence: float) -> str:
-    return next(label for key, label, low, high in CONFIDENCE_BANDS if low <= confidence < high)
 
 
 @dataclass(frozen=True)

@@ -61,6 +61,21 @@ def _unit(value: float) -> float:
     return 0.0 if math.isnan(value) else min(1.0, max(0.0, value))
 
 
+# Bands of ``confidence`` as people read it (the chat page's note, the reviewers' list): a perfectly cited answer
+# over a median MiniLM match scores 0.75, the start of high; the low-confidence warning (best retrieval score
+# below 0.40 with MiniLM) caps a fully cited answer at 0.63, so every warned answer is low.
+CONFIDENCE_HIGH_FROM = 0.75
+CONFIDENCE_MEDIUM_FROM = 0.65
+BAND_HIGH, BAND_MEDIUM, BAND_LOW = "high", "medium", "low"
+
+
+def confidence_band(confidence: float) -> str:
+    """Return "high", "medium" or "low" for an answer's confidence."""
+    if confidence >= CONFIDENCE_HIGH_FROM:
+        return BAND_HIGH
+    return BAND_MEDIUM if confidence >= CONFIDENCE_MEDIUM_FROM else BAND_LOW
+
+
 def answer_confidence(*, best_score: float, citation_score: float) -> float:
     """Return the API's ``confidence``: the geometric mean of best retrieval score and citation score.
 

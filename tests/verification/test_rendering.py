@@ -6,7 +6,7 @@ from html.parser import HTMLParser
 import pytest
 
 from chat.presenters import CONFIDENCE_GOOD, CONFIDENCE_STRONG, CONFIDENCE_WEAK, confidence_note
-from chat.rendering import ALLOWED_TAGS, domain_allowed, markdown_render
+from verification.rendering import ALLOWED_TAGS, domain_allowed, markdown_render
 
 DOMAINS = ["va.gov", "ecfr.gov"]
 
@@ -71,6 +71,6 @@ def test_domain_allowed(url, allowed):
 
 
 @pytest.mark.parametrize(("confidence", "note"), [(0.9, CONFIDENCE_STRONG), (0.75, CONFIDENCE_STRONG),
-                                                  (0.7, CONFIDENCE_GOOD), (0.59, CONFIDENCE_WEAK), (0.0, CONFIDENCE_WEAK)])
+                                                  (0.7, CONFIDENCE_GOOD), (0.63, CONFIDENCE_WEAK), (0.0, CONFIDENCE_WEAK)])
 def test_confidence_is_said_in_plain_words(confidence, note):
     assert confidence_note(confidence) == note
