@@ -32,6 +32,9 @@ MISSES_PER_LEVEL = {1: 40, 4: 80, 16: 120}
 HITS_PER_LEVEL = {1: 200, 4: 400, 16: 800}
 THROTTLE_REQUESTS = 200
 ANON_RATE = "20/min"
+# The cache (and so the throttles' counts) in Redis, as in production, so both workers share one count; tasks
+# still run in the web process, there being no worker here. Without Redis each worker counts on its own.
+LOAD_REDIS_URL = os.environ.get("LOAD_REDIS_URL", "redis://127.0.0.1:6379/9")
 
 
 def free_port() -> int:
@@ -159,6 +162,18 @@ def page_weight(base: str) -> dict:
                                    and re.search(r"<(?:script|link|img)[^>]+" + re.escape(u), html)]}
 
 
+def redis_ready(url: str) -> bool:
+    """Whether Redis answers at ``url``; its database is emptied for the run."""
+    try:
+        import redis
+
+        client = redis.Redis.from_url(url, socket_timeout=2)
+        client.flushdb()
+        return True
+    except Exception:  # any failure means: run without it, and say so
+        return False
+
+
 def main() -> int:
     port = free_port()
     base = f"http://127.0.0.1:{port}"
@@ -167,6 +182,7 @@ def main() -> int:
         "EMBEDDED_DATABASE_NAME": DATABASE, "SECRET_KEY": secrets.token_urlsafe(50),
         "ALLOWED_HOSTS": "127.0.0.1,localhost", "SECURE_SSL_REDIRECT": "0", "SECURE_COOKIES": "0",
         "API_RATE_ANON": ANON_RATE, "CONN_MAX_AGE": "60",
+        **({"REDIS_URL": LOAD_REDIS_URL, "CELERY_TASK_ALWAYS_EAGER": "true"} if redis_ready(LOAD_REDIS_URL) else {}),
         # numpy's BLAS would start threads of its own in each worker and fight over the two cores.
         "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
     }
@@ -182,7 +198,9 @@ def main() -> int:
     server = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "veterans_ai.wsgi", "--bind", f"127.0.0.1:{port}", "--workers", "2",
          "--timeout", "60", "--log-level", "warning"], cwd=REPO, env=env)
-    results: dict = {"server": "gunicorn, 2 workers, production settings, loopback", "cores": os.cpu_count()}
+    results: dict = {"server": "gunicorn, 2 workers, production settings, loopback", "cores": os.cpu_count(),
+                     "cache": "redis" if "REDIS_URL" in env else "local memory (per worker)",
+                     "load_average_before": os.getloadavg()}
     try:
         deadline = time.monotonic() + 120
         while True:
