@@ -55,3 +55,19 @@ class TestInThePipeline:
 
         result = answer_question(question="Do I need my DD-214 to file a disability claim?", use_cache=False)
         assert result.refusal_reason != "entity_not_found" and "retrieve" in [s["stage"] for s in result.trace]
+
+    @pytest.mark.parametrize("number", [document.number for document in non_va_documents_get()])
+    def test_every_number_in_the_answer_is_stated_by_the_chunk_it_cites(self, number):
+        from knowledge.models import Chunk
+        from verification.layers.numbers import numbers_verify
+        from verification.layers.types import SourceChunk
+        from verification.services import answer_question
+
+        result = answer_question(question=f"What is a {number}?", use_cache=False)
+        assert result.routing_reason == "non_va_document" and result.citations
+        contents = dict(Chunk.objects.filter(entry_id__in=[c["chunk_id"] for c in result.citations])
+                        .values_list("entry_id", "content"))
+        chunks = [SourceChunk(number=c["number"], chunk_id=0, entry_id=c["chunk_id"], title=c["title"],
+                              url=c["url"], content=contents[c["chunk_id"]], score=1.0) for c in result.citations]
+        check = numbers_verify(answer=result.answer, chunks=chunks)
+        assert (check.hallucinated_numbers, check.hallucinated_codes) == ((), ())

@@ -17,6 +17,7 @@ from verification.combined_ratings import (
 )
 from verification.layers.citations import content_words
 from verification.layers.cleanup import CITATION_MARKER_RE
+from verification.layers.numbers import facts_unsupported
 from verification.layers.types import SourceChunk
 from verification.non_va_documents import asks_about_document, non_va_document_answer, non_va_document_find
 from verification.own_record import URL_SUFFIXES, own_record_answer, own_record_kind
@@ -147,14 +148,22 @@ def non_va_document(state: AnswerState) -> AnswerState:
     return replace(state, reply=reply, decision=document.number)
 
 
+def _facts_missing(text: str, hit) -> int:
+    chunk = SourceChunk(number=1, chunk_id=hit.chunk_id, entry_id=hit.entry_id, title=hit.title, url=hit.url,
+                        content=hit.content, score=0.0)
+    return len(facts_unsupported(text=CITATION_MARKER_RE.sub("", text), sources=[chunk], context=[chunk]))
+
+
 def _pages_cited(text: str, pages: dict[int, str]):
-    """Cite marker [n] of ``text`` to the chunk of page ``pages[n]`` sharing most words with the sentences
-    citing it; drop markers whose page is not in the knowledge base; number the rest 1..m."""
+    """Cite marker [n] of ``text`` to the chunk of page ``pages[n]`` that states the facts (numbers, form
+    numbers, codes) of the sentences citing it, and among those the one sharing most words with them; drop
+    markers whose page is not in the knowledge base; number the rest 1..m."""
     chosen: dict[int, tuple[SourceChunk, int]] = {}
     for number, suffix in pages.items():
         citing = " ".join(sentence for sentence in text.split(". ") if f"[{number}]" in sentence)
         words = content_words(citing)
-        found = [(h, len(words & content_words(h.content))) for h in kb.source_chunks_get(url_suffix=suffix)]
+        found = [(h, (-_facts_missing(citing, h), len(words & content_words(h.content))))
+                 for h in kb.source_chunks_get(url_suffix=suffix)]
         if found:
             best = max(found, key=lambda pair: pair[1])[0]
             chosen[number] = (SourceChunk(number=number, chunk_id=best.chunk_id, entry_id=best.entry_id,
