@@ -593,21 +593,23 @@ ONE_CURRENT_CONSTRAINT = "answered_one_current_per_question"
 
 
 def answer_hit_record(*, answered_question_id: int) -> None:
-    """Count a serve from the cache: hits, the last time, and whether it was a verified answer."""
+    """Count a serve from the cache: hits, the last time, and whether it was a verified answer.
+
+    One statement, committed without waiting for the WAL flush (``set_config(..., true)`` lasts for its own
+    transaction): a count lost to a crash costs nothing, and the wait, with BEGIN/SET LOCAL/COMMIT round
+    trips, cost most of a cache hit (measured: 8 ms of a 16 ms exact hit on a loaded machine).
+    """
     from django.db import connection
-    from django.db.models import Case, F, Value, When
-    from django.db.models.functions import Now
 
     from knowledge.models import AnsweredQuestion
 
-    with transaction.atomic():
-        # A count lost to a crash costs nothing; waiting for the WAL flush cost most of a cache hit (measured:
-        # 8 ms of a 16 ms exact hit on a loaded machine).
-        with connection.cursor() as cursor:
-            cursor.execute("SET LOCAL synchronous_commit TO OFF")
-        AnsweredQuestion.objects.filter(id=answered_question_id).update(
-            hit_count=F("hit_count") + 1, last_served_at=Now(),
-            verified_hit_count=F("verified_hit_count") + Case(When(verified=True, then=Value(1)), default=Value(0)),
+    table = connection.ops.quote_name(AnsweredQuestion._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {table} SET hit_count = hit_count + 1, last_served_at = now(), "
+            "verified_hit_count = verified_hit_count + CASE WHEN verified THEN 1 ELSE 0 END "
+            "FROM (SELECT set_config('synchronous_commit', 'off', true)) AS unflushed WHERE id = %s",
+            [answered_question_id],
         )
 
 

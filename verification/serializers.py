@@ -3,11 +3,8 @@
 
 from __future__ import annotations
 
-from datetime import date
-
 from rest_framework import serializers
 
-from knowledge.selectors import sources_checked_on
 from verification.layers.refusal import REFUSAL_REASONS
 
 CACHE_LEVELS = ("miss", "exact", "semantic", "graph")
@@ -80,12 +77,9 @@ class AnswerSerializer(serializers.Serializer):
     request_id = serializers.CharField(help_text="Quote it when reporting a problem.")
     trace = TraceStageSerializer(many=True, help_text="The pipeline's stages in order, with timings and decisions.")
     latency_ms = serializers.FloatField(help_text="Time spent answering, in milliseconds.")
-    sources_checked_on = serializers.SerializerMethodField(
-        help_text="The day the cited sources' facts were last checked against the official pages (the oldest of "
-                  "them); null when nothing is cited.")
-
-    def get_sources_checked_on(self, result) -> date | None:
-        return sources_checked_on(entry_ids=[c["chunk_id"] for c in result.citations])
+    sources_checked_on = serializers.DateField(read_only=True, allow_null=True, help_text=(
+        "The day the cited sources' facts were last checked against the official pages (the oldest of them); null "
+        "when nothing is cited."))
 
 
 def answer_data(result) -> dict:

@@ -54,6 +54,13 @@ def test_answer_matches_the_contract(client):
     assert re.fullmatch(r"\d{4}-\d{2}-\d{2}", body["sources_checked_on"])
 
 
+def test_a_cache_hit_carries_the_date_its_sources_were_checked(client):
+    first = post(client, {"question": TINNITUS}).json()
+    again = post(client, {"question": TINNITUS}).json()
+    assert (first["cache"], again["cache"]) == ("miss", "exact")
+    assert again["sources_checked_on"] == first["sources_checked_on"] is not None
+
+
 def test_the_path_works_without_its_trailing_slash(client):
     response = post(client, {"question": TINNITUS}, url="/api/v1/answer")
     assert response.status_code == 200 and "10%" in response.json()["answer"]

@@ -93,3 +93,14 @@ def test_cache_clear_takes_answers_out_by_topic_and_keeps_reviewed_ones(reviewer
     call_command("cache_clear", "--include-reviewed")
     assert not AnsweredQuestion.objects.filter(current=True, refused=False).exists()
     assert answer_question(question=QUESTION).cache == "miss"
+
+
+def test_a_cache_hit_is_served_in_three_queries_with_what_the_miss_gave(django_assert_max_num_queries):
+    """Look up, load with topics, entities and the sources' date, count the serve: one round trip each."""
+    miss = answer_question(question=QUESTION)
+    with django_assert_max_num_queries(3):
+        hit = answer_question(question=QUESTION)
+    assert hit.cache == "exact" and hit.id == miss.id
+    assert (hit.topics, hit.entities, hit.citations) == (miss.topics, miss.entities, miss.citations)
+    assert hit.sources_checked_on == miss.sources_checked_on
+    assert AnsweredQuestion.objects.get(id=miss.id).hit_count == 1

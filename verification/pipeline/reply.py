@@ -9,7 +9,6 @@ from typing import Any
 from django.db import transaction
 
 from knowledge import selectors as kb
-from knowledge.models import AnsweredQuestion
 from knowledge.services import answer_hit_record, answered_question_create
 from verification.layers.types import Refusal
 from verification.pipeline.state import AnswerResult, AnswerState, Reply
@@ -42,18 +41,18 @@ def with_notice(answer: str, notice: str | None) -> str:
 def cached(state: AnswerState, hit: kb.CacheHit, decision: str) -> AnswerState:
     """Return the state finished with the stored answer ``hit`` names, for the question as asked here: the
     stored question is never shown, it is another person's words."""
-    row = AnsweredQuestion.objects.defer("question_embedding", "answer_embedding").get(id=hit.answered_question_id)
+    row = kb.answer_served_get(answered_question_id=hit.answered_question_id)
     answer_hit_record(answered_question_id=row.id)
-    topics = list(row.topics.order_by("-questiontopic__score").values_list("slug", flat=True))
-    entities = [{"type": t, "value": v} for t, v in row.entities.values_list("type", "value")]
+    entities = [{"type": kind, "value": value} for kind, value in row.entity_pairs]
     served = cached_answer_content(row=row, under_review=hit.under_review)  # a flagged answer is never shown
     result = AnswerResult(
         id=row.id, question=state.asked, answer=with_notice(served.answer, state.notice), citations=served.citations,
         confidence=round(row.confidence, 3), weak_retrieval=row.weak_retrieval, refused=served.refused,
         refusal_reason=served.refusal_reason, warning=served.warning, suggestions=served.suggestions,
-        cache=hit.level, model=row.model, routing_reason=row.routing_reason, topics=topics, entities=entities,
-        verification=row.verification, verified=row.verified, flagged=row.flagged, request_id=state.request_id,
-        trace=[], latency_ms=0.0, rewritten_question=state.rewritten,
+        cache=hit.level, model=row.model, routing_reason=row.routing_reason, topics=list(row.topic_slugs),
+        entities=entities, verification=row.verification, verified=row.verified, flagged=row.flagged,
+        request_id=state.request_id, trace=[], latency_ms=0.0, rewritten_question=state.rewritten,
+        sources_checked_on=row.cited_checked_on if served.citations else None,
     )
     return replace(state, result=result, decision=decision)
 
@@ -90,6 +89,7 @@ def store(state: AnswerState) -> AnswerState:
         routing_reason=reply.routing_reason, topics=list(state.topics), entities=state.entity_dicts(),
         verification=dict(reply.verification), verified=False, flagged=False, request_id=state.request_id,
         trace=[], latency_ms=0.0, rewritten_question=state.rewritten,
+        sources_checked_on=kb.sources_checked_on(entry_ids=[c["chunk_id"] for c in reply.citations]),
     )
     return replace(state, result=result)
 
