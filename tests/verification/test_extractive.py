@@ -54,11 +54,67 @@ def test_every_line_is_a_cited_source_sentence():
 def test_a_levels_question_gets_the_table_of_the_next_source_when_the_best_has_none():
     result = generate("what percent for a diagnosis of debilitating fatigue", {1: DIAGNOSIS, 2: TABLE}, {1: 0.8, 2: 0.6},
                       {2: "rating_table"})
-    assert result.text.startswith("A diagnosis of chronic fatigue syndrome")
+    # The levels asked for lead; the explanation of the best source follows them.
+    assert result.text.startswith("DC 6354 chronic fatigue syndrome is rated")
+    assert result.text.index("- 100%") < result.text.index("A diagnosis of chronic fatigue syndrome")
     assert "40% — incapacitation of 4 to less than 6 weeks a year [2]" in result.text
     assert "- 10% — symptoms wax and wane [2]\n- 40%" in result.text
     # The table's lead keeps its colon because its rows follow it.
     assert "restrict daily activity [2]:\n- 10%" in result.text
+
+
+def test_a_yes_no_question_is_answered_by_the_explanation_before_the_table():
+    result = generate("do I need a diagnosis of debilitating fatigue for a rating", {1: DIAGNOSIS, 2: TABLE},
+                      {1: 0.8, 2: 0.6}, {2: "rating_table"})
+    assert result.text.startswith("A diagnosis of chronic fatigue syndrome") and "- 40%" in result.text
+
+
+PTSD_TABLE = [
+    ("PTSD is diagnostic code 9411, rated under the General Rating Formula for Mental Disorders:", LEAD),
+    ("0% — diagnosed, no effect on work", OFF),
+    ("30% — occasional decrease in work efficiency", OFF),
+    ("70% — deficiencies in most areas such as work, family, judgment", OFF),
+    ("100% — total occupational and social impairment", OFF),
+]
+LOW_LEVELS = [
+    ("General Rating Formula for Mental Disorders, lowest levels:", LEAD),
+    ("10% — mild or transient symptoms", ON_TOPIC),
+    ("0% — formally diagnosed, symptoms not severe", ON_TOPIC),
+]
+
+
+def test_a_question_about_one_level_gets_that_levels_criteria_only():
+    result = generate("what is the PTSD rating at 70 percent", {1: LOW_LEVELS, 2: PTSD_TABLE}, {1: 0.7, 2: 0.6},
+                      {1: "rating_table", 2: "rating_table"})
+    assert result.text.startswith("PTSD is diagnostic code 9411")
+    assert "- 70% — deficiencies in most areas" in result.text
+    assert not re.search(r"^- (?:0|10|30|100)%", result.text, re.MULTILINE), result.text
+
+
+def test_a_question_about_the_rating_gets_every_level_in_order():
+    result = generate("how is PTSD rated", {1: PTSD_TABLE}, {1: 0.7}, {1: "rating_table"})
+    assert re.findall(r"^- (\d+)%", result.text, re.MULTILINE) == ["0", "30", "70", "100"]
+
+
+def test_the_level_asked_about_is_read_from_a_lower_ranked_source():
+    others = {n: [(f"Mental health claims need a diagnosis, note {n}.", NEAR)] for n in (3, 4, 5)}
+    result = generate("what does a 70% PTSD rating require", {**others, 2: PTSD_TABLE},
+                      {3: 0.8, 4: 0.79, 5: 0.78, 2: 0.7}, {2: "rating_table"})
+    assert "70% — deficiencies in most areas" in result.text
+
+
+def test_another_conditions_sentence_does_not_join_the_answer():
+    apnea = [("DC 6847 sleep apnea is rated on treatment and symptoms:", LEAD),
+             ("50% — requires a CPAP machine", OFF)]
+    respiratory = [("Asthma under DC 6602 is rated on pulmonary function tests.", ON_TOPIC),
+                   ("That range includes sleep apnea and other lung diseases.", ON_TOPIC)]
+    result = extractive_generate(
+        question="how is sleep apnea rated", question_vector=QUESTION_VECTOR, units={1: apnea, 2: respiratory},
+        chunks=[chunk(1, 1, 0.8, "DC 6847 sleep apnea"), chunk(2, 2, 0.79, "DC 6602 asthma")],
+        chunk_types={1: "rating_table"}, condition_names={"asthma": "6602", "sleep apnea": "6847"},
+    )
+    assert "50% — requires a CPAP machine" in result.text
+    assert "Asthma" not in result.text and "That range" not in result.text
 
 
 def test_a_how_much_question_does_not_borrow_another_sources_table():

@@ -56,6 +56,21 @@ _QUANTITY_QUESTION_RE = re.compile(r"\b(how (much|many|long|soon|early|late)|whe
 _LEVELS_WORDS = r"rat(?:e|ed|es|ing|ings)|percent|criteria|what level|evaluat\w*"
 _LEVELS_QUESTION_RE = re.compile(rf"\b(?:{_LEVELS_WORDS})\b|%", re.IGNORECASE)
 _RATING_QUESTION_RE = re.compile(rf"\b(?:{_LEVELS_WORDS}|how much)\b|%", re.IGNORECASE)
+# A level the question asks about ("at 70 percent", "a 30% rating"): that level's criteria answer it.
+_LEVEL_ASKED_RE = re.compile(r"\b(\d{1,3})\s?(?:%|percent\b|per cent\b)", re.IGNORECASE)
+_ROW_LEVEL_RE = re.compile(r"^\s*(?:[-•*]\s*)?(\d{1,3})\s?%")
+# A source holding the asked level's row leads when it matched at least this share of the best source.
+LEVEL_SOURCE_FLOOR = 0.8
+W_LEVEL = 0.2
+# "Three ratings at 10 percent, what's my combined": the levels are the asker's, not the ones asked about.
+_COMBINED_RE = re.compile(r"\bcombin\w*", re.IGNORECASE)
+# A yes/no question ("do I need ...", "can I get ...") is answered by the explanation before any table.
+_YES_NO_RE = re.compile(r"^\W*(?:do|does|did|can|could|is|are|am|was|will|would|should|has|have|if)\b", re.IGNORECASE)
+# "Compare sleep apnea and asthma": sentences about the other condition are then part of the answer.
+# A sentence that opens by leaning on the one before it.
+_CONTEXT_BOUND_RE = re.compile(r"^\s*(?:so|thus|therefore|that|this|these|those|it|they|such|but|however|also|"
+                               r"and|then|otherwise)\b", re.IGNORECASE)
+_COMPARISON_RE = re.compile(r"\b(?:vs\.?|versus|compar\w*|differen\w*|differ|between)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -74,11 +89,13 @@ def extractive_generate(
     units: Mapping[int, Sequence[tuple[str, np.ndarray]]],
     chunk_types: Mapping[int, str] | None = None,
     codes: Sequence[str] = (),
+    condition_names: Mapping[str, str] | None = None,
 ) -> Generation:
     """Return a cited answer built from the chunks' own sentences; empty text when nothing fits.
 
     ``codes`` are diagnostic codes and form numbers the question refers to without writing them (a condition
-    named in the schedule's words); those it writes are found in it here.
+    named in the schedule's words); those it writes are found in it here. ``condition_names`` (lower-case
+    name → code) let a sentence that names another condition in words be told apart from one on the asked one.
 
     The source holding the best-matching unit leads: its relevant sentences (or its rating table, for a
     rating question) come first, in its own order; the best sentence of the next sources follows when it
@@ -88,34 +105,57 @@ def extractive_generate(
     q_words = content_words(question)
     q_entities = set(dc_codes_find(question)) | set(va_forms_find(question)) | set(codes)
     wants_number = bool(_QUANTITY_QUESTION_RE.search(question))
+    levels = levels_asked(question) if _RATING_QUESTION_RE.search(question) and \
+        not _COMBINED_RE.search(question) else frozenset()
     by_chunk: dict[int, list[tuple[float, Unit]]] = {}
-    # The sources that name a code or form the question names come first, then the closest in meaning.
+    # The sources that name a code or form the question names come first, then the closest in meaning; one
+    # holding the level asked about (among the close ones) is always read.
     def named(c: SourceChunk) -> bool:
         return bool(q_entities & _codes_in(f"{c.title}\n{c.content}"))
 
-    for chunk in sorted(chunks, key=lambda c: (not named(c), -c.score))[:MAX_SOURCE_CHUNKS]:
+    top_score = max((c.score for c in chunks), default=0.0)
+
+    def holds_level(c: SourceChunk) -> bool:
+        return bool(levels) and c.score >= LEVEL_SOURCE_FLOOR * top_score and \
+            any(levels & _row_levels(text) for text, _ in units.get(c.chunk_id, ()))
+
+    sources = sorted(chunks, key=lambda c: (not named(c), -c.score))
+    read = sources[:MAX_SOURCE_CHUNKS]
+    if levels and read and not any(holds_level(c) for c in read):
+        # The level asked about is a row of a source ranked lower: it takes the last place.
+        read[-1:] = [c for c in sources if holds_level(c)][:1] or read[-1:]
+    chunk_of_read = {c.number: c for c in read}
+    for chunk in read:
         # A title names what the whole chunk is about ("Knee limitation of flexion (bending)").
         title_match = len(q_words & content_words(chunk.title)) / len(q_words) if q_words else 0.0
         chunk_match = W_CHUNK * chunk.score + W_TITLE * title_match
         scored = []
         for position, (text, vector) in enumerate(units.get(chunk.chunk_id, ())):
             unit = Unit(chunk.number, position, text, np.asarray(vector, dtype=np.float32))
-            scored.append((_unit_score(unit, question_vector, q_words, q_entities, chunk_match, wants_number), unit))
+            score = _unit_score(unit, question_vector, q_words, q_entities, chunk_match, wants_number)
+            scored.append((score + (W_LEVEL if levels & _row_levels(text) else 0.0), unit))
         if scored:
             by_chunk[chunk.number] = scored
     if not by_chunk:
         return Generation(text="", model=MODEL_NAME)
     best_score, best_unit = max((c for scored in by_chunk.values() for c in scored), key=lambda c: c[0])
+    with_level = [c for n, scored in by_chunk.items() if holds_level(chunk_of_read[n]) for c in scored]
+    if with_level and not _YES_NO_RE.match(question):
+        # "What is the PTSD rating at 70 percent": the source holding that level answers, not a neighbour's table.
+        best_score, best_unit = max(with_level, key=lambda c: c[0])
     primary = by_chunk[best_unit.chunk_number]
     chunk_of = {c.number: c for c in chunks}
 
-    chosen = _rating_rows(question, chunk_of[best_unit.chunk_number], primary, chunk_types)
+    chosen = _rating_rows(question, chunk_of[best_unit.chunk_number], primary, chunk_types, levels=levels)
+    leading = best_unit.chunk_number
     if not chosen:
         floor = PRIMARY_FLOOR * best_score
         chosen = [u for s, u in sorted(primary, key=lambda c: -c[0]) if s >= floor][:PRIMARY_UNITS]
         # A rating question whose best source explains without the table ("diagnosis of CFS") gets the
         # table of the next best source that has one: the levels are what was asked.
-        table = _borrowed_table(question, by_chunk, chunk_of, chunk_types, besides=best_unit.chunk_number)
+        about = [n for n in by_chunk if not q_entities or _about(chunk_of[n], q_entities)]  # not another's table
+        table = _borrowed_table(question, {n: by_chunk[n] for n in about}, chunk_of, chunk_types,
+                                besides=best_unit.chunk_number, levels=levels)
         if table:
             room = MAX_CHARS - sum(len(u.text) for u in table)
             beside = []
@@ -123,11 +163,19 @@ def extractive_generate(
                 if len(unit.text) <= room:
                     beside.append(unit)
                     room -= len(unit.text)
-            chosen = beside + table
+            if _YES_NO_RE.match(question):
+                chosen = beside + table  # "do I need every symptom?": the explanation answers, the table shows
+            else:
+                chosen = table + beside  # "what is the rating": the levels answer, the explanation follows
+                leading = table[0].chunk_number
     total = sum(len(u.text) for u in chosen)
     others = sorted(((s, u) for n, scored in by_chunk.items() if n != best_unit.chunk_number for s, u in scored),
                     key=lambda c: -c[0])
     used_chunks = {best_unit.chunk_number}
+    comparing = bool(_COMPARISON_RE.search(question))
+    names = _names_pattern(tuple(sorted(condition_names.items()))) if condition_names else None
+    allowed_codes = q_entities or (_codes_in(chunk_of[leading].content) | _conditions_in(chunk_of[leading].content,
+                                                                                        names))
     for score, unit in others:
         if len(used_chunks) > EXTRA_SOURCES or score < EXTRA_FLOOR * best_score:
             break
@@ -137,13 +185,18 @@ def extractive_generate(
             continue  # a level torn from its table ("60% — fixed in flexion") would read as this answer's
         if q_entities and not named(chunk_of[unit.chunk_number]):
             continue  # "what is DC 7522": another source's words on diagnostic codes in general are noise
+        conditions = _conditions_in(unit.text, names) | frozenset(dc_codes_find(unit.text))
+        if conditions and allowed_codes and not comparing and not conditions & allowed_codes:
+            continue  # a sentence about another condition only ("asthma is rated on ...")
+        if _CONTEXT_BOUND_RE.match(unit.text):
+            continue  # "So a veteran ...", "That range includes ...": it leans on a sentence that is not here
         if max(float(unit.vector @ c.vector) for c in chosen) > REDUNDANT_ABOVE:
             continue  # overlapping chunks repeat paragraphs: say each thing once
         chosen.append(unit)
         used_chunks.add(unit.chunk_number)
         total += len(unit.text)
 
-    order = {n: i for i, n in enumerate(dict.fromkeys([best_unit.chunk_number, *[u.chunk_number for u in chosen]]))}
+    order = {n: i for i, n in enumerate(dict.fromkeys([leading, *[u.chunk_number for u in chosen]]))}
     chosen.sort(key=lambda u: (order[u.chunk_number], u.position))
     lines: list[tuple[bool, str]] = []
     quotes: dict[int, list[str]] = {}
@@ -176,31 +229,68 @@ def _codes_in(text: str) -> frozenset[str]:
     return frozenset(dc_codes_find(text)) | frozenset(va_forms_find(text))
 
 
+def _about(chunk: SourceChunk, entities: set[str]) -> bool:
+    """Whether the chunk is about a code or form of ``entities``: its own code, else one it names."""
+    if chunk.diagnostic_code:
+        return chunk.diagnostic_code in entities
+    return bool(entities & _codes_in(f"{chunk.title}\n{chunk.content}"))
+
+
+@functools.lru_cache(maxsize=4)
+def _names_pattern(names: tuple[tuple[str, str], ...]) -> tuple[re.Pattern, dict[str, str]]:
+    lookup = dict(names)
+    alternation = "|".join(re.escape(name) for name in sorted(lookup, key=len, reverse=True))
+    return re.compile(rf"(?<!\w)(?:{alternation})(?!\w)", re.IGNORECASE), lookup
+
+
+def _conditions_in(text: str, names: tuple[re.Pattern, dict[str, str]] | None) -> frozenset[str]:
+    """Return the codes of the conditions ``text`` names in words ("asthma" → 6602)."""
+    if names is None:
+        return frozenset()
+    pattern, lookup = names
+    return frozenset(lookup[m.group(0).lower()] for m in pattern.finditer(text) if m.group(0).lower() in lookup)
+
+
+def levels_asked(question: str) -> frozenset[int]:
+    """Return the rating levels a question names ("at 70 percent", "a 30% rating")."""
+    return frozenset(int(n) for n in _LEVEL_ASKED_RE.findall(question) if int(n) <= 100)
+
+
+@functools.lru_cache(maxsize=16384)
+def _row_levels(text: str) -> frozenset[int]:
+    """Return the levels of the table rows in ``text`` ("70% — deficiencies in most areas ...")."""
+    return frozenset(int(m.group(1)) for line in text.splitlines() if (m := _ROW_LEVEL_RE.match(line)))
+
+
 def _borrowed_table(
     question: str, by_chunk: Mapping[int, list[tuple[float, Unit]]], chunk_of: Mapping[int, SourceChunk],
-    chunk_types: Mapping[int, str], *, besides: int,
+    chunk_types: Mapping[int, str], *, besides: int, levels: frozenset[int] = frozenset(),
 ) -> list[Unit]:
     """Return the rating table of the best-matching other source, for a question asking for the levels."""
     if not _LEVELS_QUESTION_RE.search(question):
         return []
     for number, scored in sorted(by_chunk.items(), key=lambda item: -max(s for s, _ in item[1])):
-        if number != besides and (rows := _rating_rows(question, chunk_of[number], scored, chunk_types)):
+        if number != besides and (rows := _rating_rows(question, chunk_of[number], scored, chunk_types,
+                                                       levels=levels)):
             return rows
     return []
 
 
 def _rating_rows(
-    question: str, chunk: SourceChunk, scored: list[tuple[float, Unit]], chunk_types: Mapping[int, str]
+    question: str, chunk: SourceChunk, scored: list[tuple[float, Unit]], chunk_types: Mapping[int, str], *,
+    levels: frozenset[int] = frozenset(),
 ) -> list[Unit]:
-    """Return a rating table whole (its lead sentence and its levels) when a rating question meets one."""
+    """Return a rating table when a rating question meets one: its lead sentence and its levels, or only the
+    levels the question asks about when the table has them ("what is the PTSD rating at 70 percent")."""
     if not _RATING_QUESTION_RE.search(question):
         return []
     units = [u for _, u in scored]
     rows = [u for u in units if _ROW_RE.match(u.text)]
     if not rows or (chunk_types.get(chunk.chunk_id) != "rating_table" and len(rows) < 2):
         return []
+    asked = [u for u in rows if levels & _row_levels(u.text)]
     lead = [u for u in units if not _ROW_RE.match(u.text)][:1]
-    return lead + rows[:MAX_TABLE_ROWS]
+    return lead + (asked or rows[:MAX_TABLE_ROWS])
 
 
 def _cite(text: str, number: int) -> str:
@@ -246,4 +336,5 @@ class ExtractiveGenerator:
         return extractive_generate(
             question=lay_terms_expand(text=question), question_vector=context.question_vector, chunks=chunks,
             units=units, chunk_types=context.chunk_types, codes=context.codes,
+            condition_names=kb.condition_names_get(),
         )
