@@ -167,9 +167,10 @@ class HealthView(APIView):
     @extend_schema(
         operation_id="health",
         summary="Whether the service can answer",
-        description="200 when the database, cache, broker and embedding model all serve; 503 naming the failing "
+        description="200 when the database, cache, broker and embedding model all serve, or when Redis or the "
+                    "broker is down and a stand-in serves (status degraded, naming them); 503 naming the failing "
                     "parts otherwise.",
-        responses={200: OpenApiResponse(HealthSerializer, description="Every part serves."),
+        responses={200: OpenApiResponse(HealthSerializer, description="Answers are served (ok or degraded)."),
                    503: OpenApiResponse(HealthSerializer, description="A part is failing.")},
         tags=["health"],
         parameters=[RETRY_AFTER],
@@ -178,7 +179,8 @@ class HealthView(APIView):
         from chat.health import health_get
 
         report = health_get()
-        body = HealthSerializer({"status": report.status, "failing": report.failing, "checks": report.checks}).data
+        body = HealthSerializer({"status": report.status, "failing": report.failing, "degraded": report.degraded,
+                                 "checks": report.checks}).data
         if report.failing:
             return Response(body, status=status.HTTP_503_SERVICE_UNAVAILABLE, headers={"Retry-After": "30"})
         return Response(body)

@@ -28,6 +28,7 @@ class Check:
     ok: bool
     detail: str
     ms: float
+    degraded: bool = False  # serving, with a stand-in (a process-local cache, tasks run inline)
 
 
 @dataclass(frozen=True)
@@ -39,17 +40,28 @@ class HealthReport:
         return [name for name, check in self.checks.items() if not check.ok]
 
     @property
+    def degraded(self) -> list[str]:
+        return [name for name, check in self.checks.items() if check.ok and check.degraded]
+
+    @property
     def status(self) -> str:
-        return "unavailable" if self.failing else "ok"
+        return "unavailable" if self.failing else "degraded" if self.degraded else "ok"
+
+
+class Degraded(Exception):
+    """The part fails, and the service goes on without it."""
 
 
 def _timed(probe: Callable[[], str]) -> Check:
     started = time.perf_counter()
+    degraded = False
     try:
         detail, ok = probe(), True
+    except Degraded as exc:
+        detail, ok, degraded = str(exc)[:300], True, True
     except Exception as exc:  # a health check reports every failure instead of raising it
         detail, ok = f"{type(exc).__name__}: {exc}"[:300], False
-    return Check(ok=ok, detail=detail, ms=round((time.perf_counter() - started) * 1000, 2))
+    return Check(ok=ok, detail=detail, ms=round((time.perf_counter() - started) * 1000, 2), degraded=degraded)
 
 
 def _database() -> str:
@@ -67,6 +79,9 @@ def _cache() -> str:
     if cache.get(key) != value:
         raise RuntimeError("a value written to the cache could not be read back")
     cache.delete(key)
+    if getattr(cache, "degraded", False):
+        raise Degraded(f"Redis unreachable ({cache.last_error}): each web process uses a local cache, throttles "
+                       "count per process")
     return settings.CACHES["default"]["BACKEND"].rsplit(".", 1)[-1]
 
 
@@ -75,8 +90,11 @@ def _broker() -> str:
         return DETAIL_EAGER
     from veterans_ai.celery import app
 
-    with app.connection_for_write() as conn:
-        conn.ensure_connection(max_retries=1, timeout=BROKER_TIMEOUT_SECONDS)
+    try:
+        with app.connection_for_write() as conn:
+            conn.ensure_connection(max_retries=1, timeout=BROKER_TIMEOUT_SECONDS)
+    except Exception as exc:  # any failure to connect: the tasks then run in the web process
+        raise Degraded(f"broker unreachable ({type(exc).__name__}: {exc}): tasks run in the web process") from exc
     return DETAIL_OK
 
 

@@ -131,6 +131,7 @@ class HealthCheckSerializer(serializers.Serializer):
     ok = serializers.BooleanField()
     detail = serializers.CharField()
     ms = serializers.FloatField()
+    degraded = serializers.BooleanField(help_text="Serving with a stand-in for this part.")
 
 
 class HealthChecksSerializer(serializers.Serializer):
@@ -141,6 +142,10 @@ class HealthChecksSerializer(serializers.Serializer):
 
 
 class HealthSerializer(serializers.Serializer):
-    status = serializers.ChoiceField(choices=["ok", "unavailable"])
+    status = serializers.ChoiceField(choices=["ok", "degraded", "unavailable"], help_text=(
+        "ok: every part serves; degraded: answers are served with a stand-in for a part (see degraded); "
+        "unavailable: a part answers need is failing (see failing)."))
     failing = serializers.ListField(child=serializers.CharField(), help_text="The parts that fail, if any.")
+    degraded = serializers.ListField(child=serializers.CharField(), help_text=(
+        "The parts replaced by a stand-in (Redis: a process-local cache; the broker: tasks run inline)."))
     checks = HealthChecksSerializer()

@@ -403,20 +403,21 @@ def chunks_embed_enqueue(*, chunk_ids: Sequence[int], progress: ProgressCallback
     extractive generator reads follow in tasks of their own.
     """
     from knowledge.tasks import chunk_sentences_embed_task, chunks_embed_task
+    from veterans_ai.tasks_queue import task_enqueue
 
     size = settings.EMBEDDING_BATCH_SIZE
     batches = [list(chunk_ids[start : start + size]) for start in range(0, len(chunk_ids), size)]
     configured, *fallbacks = embedding_providers_wanted()
     for batch in batches:
-        chunks_embed_task.delay(batch, configured)
+        task_enqueue(chunks_embed_task, batch, configured)
         if progress:
             progress(len(batch))
     for name in fallbacks:  # the offline fallback's vectors, after the served ones
         for batch in batches:
-            chunks_embed_task.delay(batch, name)
+            task_enqueue(chunks_embed_task, batch, name)
     for name in (configured, *fallbacks):
         for batch in batches:
-            chunk_sentences_embed_task.delay(batch, name)
+            task_enqueue(chunk_sentences_embed_task, batch, name)
 
 
 def chunks_embed(*, chunk_ids: Sequence[int], provider_name: str | None = None) -> int:

@@ -1,4 +1,10 @@
 import os
+import sys
+
+from veterans_ai.threads import single_threaded_math
+
+if "worker" in sys.argv[1:]:
+    single_threaded_math()  # a worker process runs one task at a time: one BLAS thread each
 
 from celery import Celery
 

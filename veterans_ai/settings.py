@@ -100,7 +100,10 @@ DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 
 REDIS_URL = env("REDIS_URL", default="")
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    # Short socket timeouts: an unreachable Redis costs a request half a second once, then the process-local
+    # cache stands in for a few seconds (veterans_ai/cache.py).
+    CACHES = {"default": {"BACKEND": "veterans_ai.cache.RedisWithLocalFallbackCache", "LOCATION": REDIS_URL,
+                          "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5}}}
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
@@ -212,6 +215,11 @@ CELERY_TASK_SOFT_TIME_LIMIT = 300
 CELERY_TASK_TIME_LIMIT = 360
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_ACKS_LATE = True
+# A broker that cannot be reached fails a publish within about a second (the caller then runs the task
+# inline, see veterans_ai.tasks_queue), instead of kombu's default retries holding the request.
+CELERY_BROKER_CONNECTION_TIMEOUT = 1.0
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.2}
+CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 1, "socket_timeout": 2}
 
 # Embeddings. `local`: all-MiniLM-L6-v2 (384-d) run offline; `openai`: text-embedding-3-small (1536-d).
 OPENAI_API_KEY = env("OPENAI_API_KEY", default="")

@@ -1,16 +1,13 @@
-"""
-WSGI config for veterans_ai project.
-
-It exposes the WSGI callable as a module-level variable named ``application``.
-
-For more information on this file, see
-https://docs.djangoproject.com/en/6.1/howto/deployment/wsgi/
-"""
+"""The WSGI application gunicorn serves (one BLAS thread per worker: veterans_ai.threads)."""
 
 import os
 
-from django.core.wsgi import get_wsgi_application
+from veterans_ai.threads import single_threaded_math
 
-os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'veterans_ai.settings')
+single_threaded_math()
+
+from django.core.wsgi import get_wsgi_application  # noqa: E402 - after the thread limits
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "veterans_ai.settings")
 
 application = get_wsgi_application()

@@ -220,7 +220,8 @@ def test_health_reports_every_part(client):
     assert "pgvector" in body["checks"]["database"]["detail"]
 
 
-def test_health_is_503_naming_a_broker_that_does_not_answer(client, settings):
+def test_health_is_degraded_naming_a_broker_that_does_not_answer(client, settings):
+    """Tasks then run in the web process: answers are still served, so 200, saying what stands in."""
     from chat import health
 
     settings.CELERY_TASK_ALWAYS_EAGER = False
@@ -234,9 +235,26 @@ def test_health_is_503_naming_a_broker_that_does_not_answer(client, settings):
     finally:
         app.conf.broker_url = "memory://localhost/"
         health.health_get(max_age=0)
-    assert report.failing == ["broker"]
+    assert (report.failing, report.degraded) == ([], ["broker"])
+    body = response.json()
+    assert response.status_code == 200 and body["status"] == "degraded" and body["degraded"] == ["broker"]
+    assert "tasks run in the web process" in body["checks"]["broker"]["detail"]
+
+
+def test_health_is_503_naming_a_part_that_fails(client, monkeypatch):
+    from chat import health
+
+    def no_vector_extension() -> str:
+        raise RuntimeError("the vector extension is not installed")
+
+    monkeypatch.setitem(health.CHECKS, "database", no_vector_extension)
+    try:
+        response = client.get("/api/v1/health/", secure=True) if health.health_get(max_age=0) else None
+    finally:
+        monkeypatch.undo()
+        health.health_get(max_age=0)
     assert response.status_code == 503 and response["Retry-After"]
-    assert response.json()["failing"] == ["broker"]
+    assert response.json()["failing"] == ["database"] and response.json()["status"] == "unavailable"
 
 
 def test_anonymous_callers_are_throttled_with_retry_after(client, settings):

@@ -13,6 +13,7 @@ from knowledge.services import answer_hit_record, answered_question_create
 from verification.layers.types import Refusal
 from verification.pipeline.state import AnswerResult, AnswerState, Reply
 from verification.review import cached_answer_content
+from veterans_ai.tasks_queue import task_enqueue
 
 logger = logging.getLogger("verification.answers")
 
@@ -80,7 +81,7 @@ def store(state: AnswerState) -> AnswerState:
     if reply.report and state.use_cache:
         from verification.tasks import low_confidence_report_task
 
-        transaction.on_commit(lambda: low_confidence_report_task.delay(row.id))
+        transaction.on_commit(lambda: task_enqueue(low_confidence_report_task, row.id))
     result = AnswerResult(
         id=row.id, question=state.asked, answer=with_notice(reply.answer, state.notice),
         citations=[dict(c) for c in reply.citations], confidence=round(row.confidence, 3),
