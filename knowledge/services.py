@@ -537,11 +537,13 @@ def answered_question_create(
     cited: Sequence[tuple[int, int, int]],  # (chunk id, source id, citation number)
     needs_review: bool = False,
     off_record: bool = False,
+    cacheable: bool = True,
 ):
     """Store an answer with its graph edges: the question's topics and entities, the sources it cites.
 
     An answer ``off_record`` (a --no-cache or evaluation run) is kept for reading but never enters the cache
-    (not current) nor the reviewers' queue.
+    (not current) nor the reviewers' queue; one not ``cacheable`` (made by a fallback while a service was
+    down) stays out of the cache but reaches the queue.
 
     Return ``(row, created)``. A question holds one current answer (a constraint): when the same question was
     answered and stored at the same moment, the row stored first is returned with ``created`` False, and the
@@ -567,7 +569,8 @@ def answered_question_create(
                     retrieved=retrieved, weak_retrieval=weak_retrieval, refused=refused,
                     refusal_reason=refusal_reason if refused else "", warning=warning or "",
                     suggestions=suggestions, model=model, routing_reason=routing_reason, verification=verification,
-                    trace=trace, needs_review=needs_review, off_record=off_record, current=not off_record,
+                    trace=trace, needs_review=needs_review, off_record=off_record,
+                    current=cacheable and not off_record,
                 )
         except IntegrityError as exc:
             if getattr(getattr(exc.__cause__, "diag", None), "constraint_name", "") != ONE_CURRENT_CONSTRAINT:

@@ -15,6 +15,16 @@ def _reference_cache_cleared():
     reference_cache_clear()
 
 
+@pytest.fixture(autouse=True)
+def _breakers_closed():
+    """Each test starts with every outside service's circuit breaker closed."""
+    from veterans_ai.resilience import breaker
+
+    breaker.cache_clear()
+    yield
+    breaker.cache_clear()
+
+
 @pytest.fixture
 def fake_openai() -> Iterator[FakeOpenAIServer]:
     """A fake OpenAI-compatible server on 127.0.0.1; point clients at fake_openai.base_url."""

@@ -6,7 +6,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import openai
+import pybreaker
 from django.conf import settings
+
+from veterans_ai.resilience import LLM, BudgetSpent, call_limits, outside_call, timeout_for
 
 
 class LLMError(Exception):
@@ -32,14 +35,21 @@ def chat_complete(*, system: str, user: str, model: str, temperature: float = 0.
         raise LLMError("OPENAI_API_KEY is not set")
     # Grounded answers want little variation: the whitepaper caps temperature at 0.3.
     temperature = min(max(temperature, 0.0), 0.3)
-    client = _client(settings.OPENAI_API_KEY, settings.OPENAI_BASE_URL, settings.OPENAI_TIMEOUT_SECONDS,
-                     settings.OPENAI_MAX_RETRIES)
     try:
-        response = client.chat.completions.create(
-            model=model,
-            temperature=temperature,
+        limits = call_limits(timeout=settings.OPENAI_TIMEOUT_SECONDS, max_retries=settings.OPENAI_MAX_RETRIES)
+    except BudgetSpent as exc:
+        raise LLMError(f"no time left to ask the LLM: {exc}") from exc
+    client = _client(settings.OPENAI_API_KEY, settings.OPENAI_BASE_URL, settings.OPENAI_TIMEOUT_SECONDS,
+                     settings.OPENAI_MAX_RETRIES).with_options(timeout=timeout_for(limits),
+                                                               max_retries=limits.max_retries)
+    try:
+        response = outside_call(
+            LLM, client.chat.completions.create, model=model, temperature=temperature,
             messages=[{"role": "system", "content": system}, {"role": "user", "content": user}],
         )
+    except pybreaker.CircuitBreakerError as exc:
+        raise LLMError(f"the LLM failed {settings.BREAKER_FAIL_MAX} times in a row; not called for "
+                       f"{settings.BREAKER_RESET_SECONDS:.0f} s ({exc})") from exc
     except openai.OpenAIError as exc:
         raise LLMError(f"{type(exc).__name__}: {exc}") from exc
     choice = response.choices[0] if response.choices else None

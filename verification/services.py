@@ -21,6 +21,7 @@ from verification.followup import HISTORY_MAX
 from verification.pipeline import answer_pipeline_run
 from verification.pipeline.generation import whitelist as _whitelist
 from verification.pipeline.state import AnswerResult, AnswerState
+from veterans_ai.resilience import time_budget
 
 __all__ = ["AnswerResult", "QuestionInvalid", "_whitelist", "answer_question", "question_validate"]
 
@@ -64,14 +65,18 @@ def answer_question(
     """Answer a question from the knowledge base with citations, or refuse; store and return the answer.
 
     ``topic`` (a topic slug) or ``source`` (a source's URL) keep retrieval and every cache level to that topic
-    or page. ``history`` holds the conversation's earlier questions, oldest first, as they were answered
-    (rewritten, personal data removed); a follow-up is rewritten with them before anything else.
+    or page. Answering takes at most ANSWER_TIME_BUDGET_SECONDS: a hanging embedding service or LLM ends in
+    the offline path (veterans_ai.resilience). ``history`` holds the conversation's earlier questions, oldest
+    first, as they were answered (rewritten, personal data removed); a follow-up is rewritten with them before
+    anything else.
     """
-    return answer_pipeline_run(AnswerState(
+    state = AnswerState(
         asked=question_validate(question=question), use_cache=use_cache,
         request_id=request_id or f"req-{uuid.uuid4().hex[:16]}", topic=topic_validate(topic=topic),
         source=source_validate(source=source), history=history_validate(history=history),
-    ))
+    )
+    with time_budget():  # every outside call fits in it, the offline path included
+        return answer_pipeline_run(state)
 
 
 def topic_validate(*, topic: object) -> str | None:

@@ -226,6 +226,17 @@ OPENAI_API_KEY = env("OPENAI_API_KEY", default="")
 OPENAI_BASE_URL = env("OPENAI_BASE_URL", default="") or None
 OPENAI_TIMEOUT_SECONDS = env.float("OPENAI_TIMEOUT_SECONDS", default=30.0)
 OPENAI_MAX_RETRIES = env.int("OPENAI_MAX_RETRIES", default=3)
+OPENAI_CONNECT_TIMEOUT_SECONDS = env.float("OPENAI_CONNECT_TIMEOUT_SECONDS", default=2.0)
+# One answer's time budget (below gunicorn's 30 s worker timeout): every outside call fits inside it, keeping
+# ANSWER_FALLBACK_RESERVE_SECONDS for the offline path (veterans_ai/resilience.py).
+ANSWER_TIME_BUDGET_SECONDS = env.float("ANSWER_TIME_BUDGET_SECONDS", default=12.0)
+ANSWER_FALLBACK_RESERVE_SECONDS = env.float("ANSWER_FALLBACK_RESERVE_SECONDS", default=2.0)
+# The embedding service may take this share of what is left; the LLM takes the rest.
+EMBEDDING_BUDGET_SHARE = env.float("EMBEDDING_BUDGET_SHARE", default=0.3)
+# Circuit breakers on the embedding service and the LLM.
+BREAKER_FAIL_MAX = env.int("BREAKER_FAIL_MAX", default=5)
+BREAKER_RESET_SECONDS = env.float("BREAKER_RESET_SECONDS", default=30.0)
+BREAKER_SUCCESS_THRESHOLD = env.int("BREAKER_SUCCESS_THRESHOLD", default=2)
 # An unset API key turns the OpenAI providers off; the offline ones take their place.
 EMBEDDING_PROVIDER = env("EMBEDDING_PROVIDER", default="local") if OPENAI_API_KEY else "local"
 EMBEDDING_OPENAI_MODEL = env("EMBEDDING_OPENAI_MODEL", default="text-embedding-3-small")

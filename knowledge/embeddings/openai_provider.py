@@ -6,8 +6,11 @@ from collections.abc import Sequence
 
 import numpy as np
 import openai
+import pybreaker
+from django.conf import settings
 
 from knowledge.embeddings.base import EmbeddingError, rows_normalise, texts_check
+from veterans_ai.resilience import EMBEDDING, BudgetSpent, call_limits, outside_call, timeout_for
 
 DEFAULT_MODEL = "text-embedding-3-small"
 # Native output sizes; text-embedding-3 models can also return fewer dimensions on request.
@@ -50,6 +53,7 @@ class OpenAIEmbedder:
         self._model = model
         self.batch_size = max(1, min(batch_size, MAX_BATCH_SIZE))
         self.max_retries = max_retries
+        self.timeout = timeout
         # Only text-embedding-3 models take `dimensions`; other compatible servers may reject the parameter.
         self._send_dimensions = model.startswith("text-embedding-3") if send_dimensions is None else send_dimensions
         self._endpoint = base_url or "https://api.openai.com/v1"
@@ -76,7 +80,16 @@ class OpenAIEmbedder:
             options["dimensions"] = self.dimensions
         context = {"endpoint": self._endpoint, "model": self._model}
         try:
-            response = self._client.embeddings.create(**options)
+            limits = call_limits(timeout=self.timeout, max_retries=self.max_retries,
+                                 share=settings.EMBEDDING_BUDGET_SHARE)
+        except BudgetSpent as exc:
+            raise EmbeddingError(ERROR_FAILED.format(**context, retries=0, reason=str(exc))) from exc
+        client = self._client.with_options(timeout=timeout_for(limits), max_retries=limits.max_retries)
+        try:
+            response = outside_call(EMBEDDING, client.embeddings.create, **options)
+        except pybreaker.CircuitBreakerError as exc:
+            reason = f"circuit breaker open after {settings.BREAKER_FAIL_MAX} failures in a row ({exc})"
+            raise EmbeddingError(ERROR_FAILED.format(**context, retries=0, reason=reason)) from exc
         except openai.APIStatusError as exc:
             reason = f"HTTP {exc.status_code}: {_error_message(exc)}"
             if _retryable(exc.status_code):

@@ -177,6 +177,7 @@ def confidence(state: AnswerState) -> AnswerState:
         citations=citation_list,
         cited=tuple((by_number[o].chunk_id, state.chunk_sources[by_number[o].chunk_id], n) for o, n in draft.used),
         confidence=confidence, warning=assessment.warning, report=bool(assessment.warning) or draft.citations.flagged,
+        degraded=bool(draft.generation.fallback_reason),
     )
     return replace(state, reply=reply, decision="warning" if assessment.warning else "ok")
 

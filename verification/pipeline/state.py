@@ -79,6 +79,7 @@ class Reply:
     suggestions: tuple[str, ...] = ()
     warning: str | None = None
     report: bool = False  # write a low-confidence report for reviewers
+    degraded: bool = False  # made by a fallback (an outside service failed): not served from the cache
 
 
 @dataclass(frozen=True)
