@@ -1,5 +1,6 @@
 """Settings, read from environment variables. Every variable is optional; unset means the embedded default."""
 
+from datetime import timedelta
 from pathlib import Path
 
 import environ
@@ -38,6 +39,7 @@ INSTALLED_APPS = [
     "corsheaders",
     "django_htmx",
     "simple_history",
+    "axes",
     "knowledge",
     "verification",
     "chat",
@@ -56,7 +58,17 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "axes.middleware.AxesMiddleware",  # last: it answers a locked-out login attempt
 ]
+
+# Password guessing on the admin login: after AXES_FAILURE_LIMIT wrong passwords for one username from one
+# address, that pair is locked out for AXES_COOLOFF_MINUTES (django-axes; attempts are kept in the database).
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
+AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
+AXES_COOLOFF_TIME = timedelta(minutes=env.int("AXES_COOLOFF_MINUTES", default=15))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "admin/locked_out.html"
 
 ROOT_URLCONF = "veterans_ai.urls"
 
