@@ -53,10 +53,10 @@ PII_NOTICE = (
 _PRIORITY = (KIND_EMAIL, KIND_CLAIM_NUMBER, KIND_SSN, KIND_DOB, KIND_PHONE, KIND_DATE)
 
 _EMAIL_RE = re.compile(r"(?<![\w.+-])[\w.%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b")
-_SSN_RE = re.compile(r"(?<![\w-])\d{3}([- ])\d{2}\1\d{4}(?![\w-])")
+_SSN_RE = re.compile(r"(?<![\w.-])\d{3}([-. ])\d{2}\1\d{4}(?![\w-]|\.\d)")
 _SSN_LABELLED_RE = re.compile(
-    r"\b(?:SSN|SS\s*#|SS\s*No\.?|social\s+security(?:\s+(?:number|no\.?|num|#))?)\s*"
-    r"(?:#|:|-|is|was)?\s*(?:is\s*)?(?P<value>\d{3}[-\s]?\d{2}[-\s]?\d{4})(?![\d-])",
+    r"\b(?:SSN|SS\s*#|SS\s*No\.?|social(?:\s+security)?(?:\s+(?:number|no\.?|num|#))?)\s*"
+    r"(?:#|:|-|is|was)?\s*(?:is\s*)?(?P<value>\d{3}[-.\s]?\d{2}[-.\s]?\d{4})(?![\d-])",
     re.IGNORECASE,
 )
 _SSN_LAST_FOUR_RE = re.compile(
@@ -75,6 +75,9 @@ _CLAIM_NUMBER_RE = re.compile(
 _PHONE_RE = re.compile(
     r"(?<![\w-])(?:\+?1[\s.-]?)?(?:\((?P<area>\d{3})\)\s?|(?P<area_plain>\d{3})[\s.-])\d{3}[\s.-]\d{4}(?![\w-])"
 )
+# Ten digits standing alone (or eleven with the leading 1) are a phone number: VA's claim and file numbers
+# have eight or nine, amounts have separators.
+_PHONE_BARE_RE = re.compile(r"(?<![\w.,$/-])(?:\+?1)?(?P<area>\d{3})\d{7}(?![\w/-]|[.,]\d)")
 _PHONE_LABELLED_RE = re.compile(
     r"\b(?:phone|cell|mobile|tel|telephone|call\s+me\s+at|text\s+me\s+at|reach\s+me\s+at)"
     r"(?:\s+(?:number|no\.?|#))?\s*(?:is|:|at)?\s*(?P<value>\+?1?\d{10})(?!\d)",
@@ -88,7 +91,7 @@ _MONTH = (
     r"|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?"
 )
 _ANY_DATE = (
-    rf"(?:\d{{1,2}}[/-]\d{{1,2}}[/-](?:\d{{4}}|\d{{2}})(?![\d/-])"
+    rf"(?:\d{{1,2}}(?P<datesep>[/.-])\d{{1,2}}(?P=datesep)(?:\d{{4}}|\d{{2}})(?![\d/-]|\.\d)"
     rf"|\d{{4}}-\d{{1,2}}-\d{{1,2}}(?![\d-])"
     rf"|{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}"
     rf"|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH},?\s+\d{{4}}"
@@ -174,6 +177,9 @@ def _spans_find(text: str) -> list[_Span]:
     add(_PHONE_LABELLED_RE, KIND_PHONE, "value")
     for m in _PHONE_RE.finditer(text):
         if (m.group("area") or m.group("area_plain")) not in _TOLL_FREE_AREA_CODES:
+            spans.append(_Span(start=m.start(), end=m.end(), kind=KIND_PHONE))
+    for m in _PHONE_BARE_RE.finditer(text):
+        if m.group("area") not in _TOLL_FREE_AREA_CODES:
             spans.append(_Span(start=m.start(), end=m.end(), kind=KIND_PHONE))
     for m in _SLASH_DATE_RE.finditer(text):
         if 1 <= int(m.group("month")) <= 12 and 1 <= int(m.group("day")) <= 31:

@@ -299,3 +299,18 @@ def test_cors_is_closed_unless_an_origin_is_listed(client, settings):
     opened = client.options(URL, secure=True, headers={"Origin": "https://vso.example.org",
                                                        "Access-Control-Request-Method": "POST"})
     assert opened["Access-Control-Allow-Origin"] == "https://vso.example.org"
+
+
+@pytest.mark.parametrize(("said", "secret"), [
+    ("my social is 123456789, how is tinnitus rated?", "123456789"),
+    ("SSN 123.45.6789 - how is tinnitus rated?", "6789"),
+    ("call me 5551234567 about my tinnitus rating", "5551234567"),
+    ("dob 14.03.1968, how is tinnitus rated?", "1968"),
+])
+def test_personal_details_are_neither_stored_nor_echoed(client, said, secret):
+    from knowledge.models import AnsweredQuestion
+
+    body = post(client, {"question": said}).json()
+    row = AnsweredQuestion.objects.get(id=body["id"])
+    assert secret not in body["question"] and "removed]" in body["question"]
+    assert secret not in row.question and secret not in row.gate_key
