@@ -72,6 +72,8 @@ def test_edited_content_is_updated_and_re_embedded(tmp_path, ingested, django_ca
         ([vbkb_record("a", "ok"), "not an object"], "record 2", "JSON object"),
         ([vbkb_record("a", "ok"), vbkb_record("a", "again")], "record 2 (a)", "appears twice"),
         ([vbkb_record("a", "ok"), vbkb_record("b", 42)], "record 2 (b)", "must be text"),
+        ([vbkb_record("a", "ok"), vbkb_record("b", "text", url="https://www.example.com/benefits")], "record 2 (b)",
+         "not on the whitelisted domains"),
     ],
 )
 def test_malformed_file_is_rejected_whole(tmp_path, records, location, reason):
@@ -99,6 +101,32 @@ def test_unknown_format_is_rejected(tmp_path):
         call_command("ingest", str(path))
     with pytest.raises(CommandError):
         call_command("ingest", str(path), "--format", "csv")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_ingests_at_once_both_finish_and_store_each_record_once(small_corpus_file):
+    """The second waits for the first (an advisory lock) instead of failing on the same new entries."""
+    import threading
+
+    from django.db import connection
+
+    errors: list[BaseException] = []
+
+    def run():
+        try:
+            corpus_ingest(paths=[small_corpus_file])
+        except BaseException as exc:  # reported by the assertion below
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run) for _ in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    assert Chunk.objects.count() == 5 and Chunk.objects.values("entry_id").distinct().count() == 5
 
 
 def test_crash_mid_run_leaves_database_as_before(small_corpus_file, monkeypatch):
