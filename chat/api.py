@@ -1,4 +1,4 @@
-"""The public REST API (contract in DESIGN.md; the schema at /api/schema/ is generated from the serializers)."""
+"""The public REST API (contract in docs/ARCHITECTURE.md; the schema at /api/schema/ is generated from the serializers)."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@
 Rules, not a model: phrase tables compiled into word-bounded regexes. The decision is deterministic (the
 same question always gets the same answer, so a reviewer can reproduce a refusal), costs zero tokens and
 microseconds, and every rule is a readable line a reviewer can test. Retrieval scores cannot do this job:
-near-domain questions (another agency's program, DESIGN.md "Thresholds") score like answerable ones.
+near-domain questions (another agency's program, docs/ARCHITECTURE.md "Thresholds") score like answerable ones.
 
 A false refusal of a real VA-benefits question is worse than answering one that retrieval will then refuse,
 so the rules lean to "in scope":

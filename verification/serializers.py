@@ -1,4 +1,4 @@
-"""The answer object as outside code receives it (DESIGN.md, "Contracts"): one serializer for the API, the
+"""The answer object as outside code receives it (docs/ARCHITECTURE.md, "Contracts"): one serializer for the API, the
 `ask --json` command and the OpenAPI schema, so the three cannot drift apart."""
 
 from __future__ import annotations

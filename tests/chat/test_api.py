@@ -1,4 +1,4 @@
-"""The public API: the answer contract outside clients rely on (DESIGN.md), bad input, memory, feedback,
+"""The public API: the answer contract outside clients rely on (docs/ARCHITECTURE.md), bad input, memory, feedback,
 stored answers, health, keys and throttles."""
 
 import json

@@ -1,6 +1,6 @@
 """Layer 1: keep only the retrieved chunks relevant enough to ground an answer.
 
-The thresholds are the caller's, calibrated per embedding model from the golden set (DESIGN.md, "Thresholds").
+The thresholds are the caller's, calibrated per embedding model from the golden set (docs/ARCHITECTURE.md, "Thresholds").
 The seed whitepaper's values, for OpenAI embeddings, are θmin 0.45, K 7 and weak 0.55; with MiniLM,
 answerable questions' top-1 cosine has p10 0.43 and p50 0.57, so the same numbers do not carry over.
 """

@@ -1,7 +1,7 @@
 """Frozen dataclasses the layers take and return.
 
 A result that feeds the API's ``verification`` object has a ``to_dict()`` returning exactly its keys of that
-object (see DESIGN.md, "Contracts"); the full detail stays on the dataclass for the trace and the admin.
+object (see docs/ARCHITECTURE.md, "Contracts"); the full detail stays on the dataclass for the trace and the admin.
 """
 
 from __future__ import annotations

@@ -43,7 +43,7 @@ class AnswerResult:
     sources_checked_on: date | None = None  # the oldest cited chunk's checked_on; None when nothing is cited
 
     def to_dict(self) -> dict[str, Any]:
-        """Return the API contract's fields (DESIGN.md); the serializer adds the rest."""
+        """Return the API contract's fields (docs/ARCHITECTURE.md); the serializer adds the rest."""
         return {f.name: getattr(self, f.name) for f in fields(self)
                 if f.name not in ("rewritten_question", "sources_checked_on")}
 
