@@ -555,6 +555,9 @@ OUTSIDE_BENEFITS_PHRASES: tuple[str, ...] = (
     r"(?:get|win) (?:her|him|them|my ex(?:-\w+)?) back",
     r"(?:cheated|cheating) on me",
     r"make (?:her|him) (?:love|like) me",
+    # A debt between people ("my buddy owes me 500 bucks"); VA debts and apportionment stay in scope.
+    r"(?:buddy|friend|brother|sister|cousin|neighbou?r|roommate|coworker|co-worker|battle buddy)"
+    r"(?: \w+){0,4} (?:owes|owed) me",
     r"(?:on|to|from) (?:the moon|mars|venus|jupiter|saturn|another planet|a space station)",
     r"(?:in|to) outer space",
     r"moon ?base",

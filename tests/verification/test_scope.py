@@ -218,6 +218,7 @@ OUTSIDE_BENEFITS_QUESTIONS = [
     "How do I get my ex back?",
     "Does the GI Bill cover time travel school?",
     "Can I finance a boat with my VA home loan?",
+    "My friend owes me money from deployment, how do I get it back?",
 ]
 NEAR_DOMAIN_IN_SCOPE = [
     "How does divorce affect my VA disability?",
@@ -225,6 +226,8 @@ NEAR_DOMAIN_IN_SCOPE = [
     "Does VA treat gambling problems?",
     "Can I use a VA loan on a house with a boat dock?",
     "Can I use the GI Bill for flight school?",
+    "VA says I owe a debt, how do I pay it back?",
+    "My ex owes me child support, can I get part of his VA pay?",
 ]
 
 
