@@ -9,6 +9,7 @@ import openai
 import pybreaker
 from django.conf import settings
 
+from veterans_ai.metrics import LLM_TOKENS
 from veterans_ai.resilience import LLM, BudgetSpent, call_limits, outside_call, timeout_for
 
 
@@ -57,6 +58,9 @@ def chat_complete(*, system: str, user: str, model: str, temperature: float = 0.
     if not text:
         raise LLMError("the model returned an empty answer")
     usage = response.usage
+    if usage:
+        LLM_TOKENS.labels("prompt").inc(usage.prompt_tokens or 0)
+        LLM_TOKENS.labels("completion").inc(usage.completion_tokens or 0)
     return ChatResult(
         text=text,
         model=response.model or model,

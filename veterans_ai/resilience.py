@@ -92,8 +92,19 @@ def breaker(name: str) -> pybreaker.CircuitBreaker:
 
 def outside_call(name: str, function, /, **kwargs):
     """Call ``function`` through the breaker of service ``name``; raises pybreaker.CircuitBreakerError at once
-    while the breaker is open."""
-    return breaker(name).call(function, **kwargs)
+    while the breaker is open. Counted in vbai_outside_calls_total."""
+    from veterans_ai.metrics import OUTSIDE_CALLS
+
+    try:
+        result = breaker(name).call(function, **kwargs)
+    except pybreaker.CircuitBreakerError:
+        OUTSIDE_CALLS.labels(name, "breaker_open").inc()
+        raise
+    except Exception:
+        OUTSIDE_CALLS.labels(name, "failed").inc()
+        raise
+    OUTSIDE_CALLS.labels(name, "ok").inc()
+    return result
 
 
 def timeout_for(limits: CallLimits):

@@ -145,6 +145,8 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # Security: on whenever DEBUG is off; a TLS-terminating proxy sets X-Forwarded-Proto.
 if not DEBUG:
     SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=True)
+    # Scrapers and load-balancer probes on the private network speak plain HTTP.
+    SECURE_REDIRECT_EXEMPT = [r"^metrics$", r"^api/v1/health/?$"]
     # Cookies only over HTTPS; SECURE_COOKIES=0 only for a production-settings server on plain loopback HTTP
     # (the browser tests and `make load`).
     SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env.bool("SECURE_COOKIES", default=True)
@@ -245,6 +247,8 @@ ANSWER_TIME_BUDGET_SECONDS = env.float("ANSWER_TIME_BUDGET_SECONDS", default=12.
 ANSWER_FALLBACK_RESERVE_SECONDS = env.float("ANSWER_FALLBACK_RESERVE_SECONDS", default=2.0)
 # The embedding service may take this share of what is left; the LLM takes the rest.
 EMBEDDING_BUDGET_SHARE = env.float("EMBEDDING_BUDGET_SHARE", default=0.3)
+# /metrics answers loopback; these addresses or networks too (a Prometheus server elsewhere), e.g. 10.0.0.0/8.
+METRICS_ALLOWED_FROM = env.list("METRICS_ALLOWED_FROM", default=[])
 # Circuit breakers on the embedding service and the LLM.
 BREAKER_FAIL_MAX = env.int("BREAKER_FAIL_MAX", default=5)
 BREAKER_RESET_SECONDS = env.float("BREAKER_RESET_SECONDS", default=30.0)

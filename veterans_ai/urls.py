@@ -1,8 +1,11 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from veterans_ai.metrics import metrics_view
+
 urlpatterns = [
     path("admin/", admin.site.urls),
+    path("metrics", metrics_view, name="metrics"),
     path("", include("chat.urls")),
 ]
 

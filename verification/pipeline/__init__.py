@@ -14,6 +14,7 @@ from dataclasses import replace
 from verification.pipeline import direct, generation, intake, reply, retrieval
 from verification.pipeline.runner import Step, steps_run
 from verification.pipeline.state import AnswerResult, AnswerState
+from veterans_ai.metrics import answer_observe
 
 
 def _caching(state: AnswerState) -> bool:
@@ -52,4 +53,5 @@ def answer_pipeline_run(state: AnswerState) -> AnswerResult:
     result = replace(state.result, trace=[dict(entry) for entry in state.trace],
                      latency_ms=round((time.perf_counter() - state.started) * 1000, 2))
     reply.result_log(result)
+    answer_observe(result)
     return result

@@ -21,6 +21,7 @@ from verification.pipeline.retrieval import RETRIEVAL_ENTITY_TYPES, weak_refusal
 from verification.pipeline.runner import Step, steps_run
 from verification.pipeline.state import AnswerState, Draft, Reply
 from verification.routing import model_route
+from veterans_ai.metrics import FALLBACKS
 
 logger = logging.getLogger("verification.answers")
 
@@ -72,9 +73,11 @@ def _extractive_draft(state: AnswerState) -> Draft:
     if state.offline_reason:
         generation = replace(generation, model=f"{EXTRACTIVE} ({state.offline_reason})",
                              fallback_reason=state.offline_reason)
+        FALLBACKS.labels("embedding").inc()
     elif _configured().name != EXTRACTIVE:
         generation = replace(generation, model=f"{EXTRACTIVE} (fallback from {state.route.model})",
                              fallback_reason="llm_failed_or_unsupported")
+        FALLBACKS.labels("llm").inc()
     return Draft(generation=generation, text=generation.text)
 
 
