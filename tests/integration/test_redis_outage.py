@@ -55,8 +55,8 @@ def served_through_redis(own_redis, settings):
                                    "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5}}}
     settings.ANSWER_THRESHOLDS = {**settings.ANSWER_THRESHOLDS,
                                   "local": {**settings.ANSWER_THRESHOLDS["local"], "warning": 0.99}}
-    settings.CELERY_TASK_ALWAYS_EAGER = False
     saved = {key: celery_app.conf[key] for key in ("broker_url", "task_always_eager")}
+    settings.CELERY_TASK_ALWAYS_EAGER = False
     celery_app.conf.update(broker_url=url, task_always_eager=False)
     _broker_connections_reset()
     try:
@@ -69,9 +69,8 @@ def served_through_redis(own_redis, settings):
 
 
 def _broker_connections_reset() -> None:
-    """Drop the app's pooled broker connections so the next send connects to the configured broker."""
-    if celery_app._pool is not None:
-        celery_app._pool.force_close_all()
+    """Let the next send connect to the configured broker: the app's pools are kept per broker URL (kombu's
+    registry), so dropping the app's references is enough; closing them would break the other URL's pool."""
     celery_app._pool = None
     celery_app.amqp._producer_pool = None
 
