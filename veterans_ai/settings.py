@@ -43,6 +43,7 @@ INSTALLED_APPS = [
     "knowledge",
     "verification",
     "chat",
+    "operations",
 ]
 
 MIDDLEWARE = [
