@@ -6,7 +6,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: install static run test test-unit test-integration test-browser stop bench load evaluate lint clean-db
+.PHONY: install static run test test-unit test-integration test-browser stop bench load evaluate lint clean-db prod-local prod-stop
 STATIC_MANIFEST := var/staticfiles/staticfiles.json
 
 $(VENV)/.installed: requirements.txt requirements-nodeps.txt
@@ -51,6 +51,14 @@ test-browser: install $(STATIC_MANIFEST)
 
 stop: install
 	$(PY) -m veterans_ai.embedded_pg stop
+
+# docker-compose.yml's topology on this machine: gunicorn (2 workers), 2 Celery workers, beat, Redis and
+# PostgreSQL, production settings, on HOST:PORT (127.0.0.1:8000). `make prod-stop` ends what it started.
+prod-local: install $(STATIC_MANIFEST)
+	$(PY) -m operations.prod_local start
+
+prod-stop: install
+	$(PY) -m operations.prod_local stop
 
 bench: install
 	$(PY) manage.py migrate --no-input

@@ -65,6 +65,26 @@ def conversation_clear(*, conversation_key: str) -> None:
     Conversation.objects.filter(key=conversation_key).delete()
 
 
+@dataclass(frozen=True)
+class PurgeResult:
+    conversations: int
+    sessions: int
+
+
+def conversations_purge(*, now=None) -> PurgeResult:
+    """Delete conversations idle longer than CONVERSATION_RETENTION_HOURS (their turns with them) and expired
+    browser sessions. Running it again finds nothing more to delete."""
+    from django.contrib.sessions.models import Session
+
+    now = now or timezone.now()
+    cutoff = now - timedelta(hours=settings.CONVERSATION_RETENTION_HOURS)
+    with transaction.atomic():
+        conversations = Conversation.objects.filter(last_active_at__lt=cutoff).delete()[1].get(
+            Conversation._meta.label, 0)
+        sessions = Session.objects.filter(expire_date__lt=now).delete()[0]
+    return PurgeResult(conversations=conversations, sessions=sessions)
+
+
 def feedback_record(*, answered_question_id: int, voter: str, helpful: bool, reason: str = "",
                     comment: str = "") -> AnswerFeedback:
     """Record a vote (a second vote from the same conversation replaces the first); "not helpful" puts the

@@ -15,7 +15,7 @@ from django.http import HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.safestring import mark_safe
 
@@ -23,7 +23,7 @@ from knowledge.models import AnsweredQuestion
 from verification import review
 from verification import review_selectors as rs
 from verification.layers.confidence import confidence_band
-from verification.models import LowConfidenceReport
+from verification.models import LowConfidenceDigest, LowConfidenceReport
 from verification.pipeline.generation import whitelist
 from verification.rendering import markdown_render
 
@@ -259,6 +259,7 @@ class AnsweredQuestionAdmin(admin.ModelAdmin):
                 "history": rs.review_history(answered_question=row),
                 "report": LowConfidenceReport.objects.filter(answered_question_id=row.id).first(),
                 "source_changes": list(row.source_changes.all()),
+                "recheck": (row.verification or {}).get("recheck") if row.stale else None,
                 "can_verify": self.has_verify_permission(request),
                 "can_flag": self.has_flag_permission(request),
                 "can_correct": self.has_correct_permission(request) and not row.refused,
@@ -454,3 +455,39 @@ class LowConfidenceReportAdmin(admin.ModelAdmin):
             back = reverse("admin:verification_lowconfidencereport_changelist")
         return HttpResponseRedirect(back)
 
+
+
+@admin.register(LowConfidenceDigest)
+class LowConfidenceDigestAdmin(admin.ModelAdmin):
+    list_display = ["day", "report_count", "open_count", "largest_gaps"]
+    list_filter = ["day"]
+    search_fields = ["groups"]
+    ordering = ["-day"]
+    readonly_fields = ["day", "report_count", "open_count", "groups_table", "created_at", "updated_at"]
+    fields = readonly_fields
+    date_hierarchy = "day"
+
+    def has_add_permission(self, request):
+        return False  # written by the daily digest job
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    @admin.display(description="largest gaps")
+    def largest_gaps(self, obj):
+        return ", ".join(f"{g['topic_gap']} ({g['count']})" for g in obj.groups[:3]) or "—"
+
+    @admin.display(description="by topic gap")
+    def groups_table(self, obj):
+        rows = []
+        for g in obj.groups:
+            examples = format_html_join(
+                "", '<li><a href="{}">{}</a> ({})</li>',
+                ((reverse("admin:knowledge_answeredquestion_change", args=[e["answered_question_id"]]), e["question"],
+                  e["best_score"]) for e in g["examples"]),
+            )
+            rows.append(format_html("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td><ul>{}</ul></td></tr>",
+                                    g["topic_gap"], g["count"], g["open"], g["mean_best_score"], examples))
+        head = mark_safe("<tr><th>Topic gap</th><th>Answers</th><th>Still open</th><th>Mean best score</th>"
+                         "<th>Examples</th></tr>")
+        return format_html("<table>{}{}</table>", head, mark_safe("".join(rows)))  # each row built by format_html

@@ -38,3 +38,19 @@ class LowConfidenceReport(TimeStampedModel):
 
     def __str__(self) -> str:
         return f"Low confidence ({self.best_score:.2f}): {self.answered_question}"
+
+
+class LowConfidenceDigest(TimeStampedModel):
+    """One day's low-confidence answers grouped by the topic no retrieved chunk covered: where the corpus is
+    thin. Written by the daily digest job; running it again for the same day rewrites the same row."""
+
+    day = models.DateField(unique=True)
+    report_count = models.PositiveIntegerField(default=0)
+    open_count = models.PositiveIntegerField(default=0, help_text="Reports of that day still open when it was written")
+    groups = models.JSONField(default=list, help_text="Per topic gap: count, open, mean best score, example questions")
+
+    class Meta:
+        ordering = ["-day"]
+
+    def __str__(self) -> str:
+        return f"Low-confidence digest of {self.day}: {self.report_count} answers"

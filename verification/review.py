@@ -8,10 +8,12 @@ reviewer decided in between, it is refused with ``ReviewConflict`` instead of si
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
 from django.db import transaction
@@ -24,7 +26,7 @@ from verification.layers.numbers import numbers_verify
 from verification.layers.refusal import REASON_UNDER_REVIEW, VA_BENEFITS_PHONE
 from verification.layers.types import SourceChunk, verification_dict_build
 from verification.layers.url_whitelist import urls_enforce
-from verification.models import LowConfidenceReport
+from verification.models import LowConfidenceDigest, LowConfidenceReport
 
 logger = logging.getLogger("verification.review")
 
@@ -327,6 +329,74 @@ def review_state_label(row: AnsweredQuestion) -> str:
     return "Served, unreviewed" if row.current else "Out of the cache"
 
 
+# ---- scheduled re-checks of answers whose sources changed ----
+
+RECHECK_BATCH = 200
+NO_GAP = "(no topic gap)"
+
+
+def _sources_hash(sources: Sequence[SourceChunk]) -> str:
+    digest = hashlib.sha256()
+    for s in sources:
+        digest.update(f"{s.number}\0{s.entry_id}\0{s.content}\0".encode())
+    return digest.hexdigest()
+
+
+def stale_answers_recheck(*, limit: int = RECHECK_BATCH) -> int:
+    """Check stale answers (a source they cite changed) again against their sources as they are now, and keep
+    the result in ``verification["recheck"]`` for the reviewer: still supported, or the problems found.
+
+    The answers stay out of the cache; a reviewer decides. An answer already checked against the same source
+    texts is skipped, so running it again does nothing new. Return how many answers were checked."""
+    rows = (AnsweredQuestion.objects.filter(stale=True, refused=False, flagged=False)
+            .defer("question_embedding", "answer_embedding", "trace", "retrieved").order_by("id"))
+    checked = 0
+    for row in rows.iterator(chunk_size=100):
+        sources = cited_sources(answered_question=row)
+        fingerprint = _sources_hash(sources)
+        if (row.verification or {}).get("recheck", {}).get("sources") == fingerprint:
+            continue
+        check = correction_check(answered_question=row, text=_without_warning(row))
+        recheck = {"sources": fingerprint, "checked_at": timezone.now().isoformat(), "problems": list(check.problems)}
+        # An update, not a save: the row's review history records people's decisions, not this job's notes.
+        AnsweredQuestion.objects.filter(id=row.id).update(verification={**(row.verification or {}), "recheck": recheck})
+        checked += 1
+        if checked >= limit:
+            break
+    return checked
+
+
+# ---- the daily low-confidence digest ----
+
+DIGEST_EXAMPLES = 5
+
+
+def low_confidence_digest_create(*, day: date) -> LowConfidenceDigest:
+    """Group the low-confidence reports made on ``day`` (UTC) by topic gap, largest group first, and store
+    them as that day's digest (written again, not duplicated, when run twice)."""
+    start = datetime.combine(day, time.min, tzinfo=UTC)
+    reports = (LowConfidenceReport.objects.filter(created_at__gte=start, created_at__lt=start + timedelta(days=1))
+               .select_related("answered_question").order_by("best_score"))
+    groups: dict[str, dict[str, Any]] = {}
+    for report in reports:
+        group = groups.setdefault(report.topic_gap or NO_GAP, {"topic_gap": report.topic_gap or NO_GAP, "count": 0,
+                                                             "open": 0, "score_sum": 0.0, "examples": []})
+        group["count"] += 1
+        group["open"] += report.status == LowConfidenceReport.Status.OPEN
+        group["score_sum"] += report.best_score
+        if len(group["examples"]) < DIGEST_EXAMPLES:
+            group["examples"].append({"report_id": report.id, "answered_question_id": report.answered_question_id,
+                                      "question": report.answered_question.question[:200],
+                                      "best_score": round(report.best_score, 3)})
+    ordered = [{**{k: v for k, v in g.items() if k != "score_sum"}, "mean_best_score": round(g["score_sum"] / g["count"], 3)}
+               for g in sorted(groups.values(), key=lambda g: (-g["count"], g["topic_gap"]))]
+    digest, _ = LowConfidenceDigest.objects.update_or_create(
+        day=day, defaults={"report_count": sum(g["count"] for g in ordered),
+                           "open_count": sum(g["open"] for g in ordered), "groups": ordered},
+    )
+    return digest
+
+
 # ---- low-confidence reports ----
 
 def low_confidence_report_create(*, answered_question_id: int) -> LowConfidenceReport:
@@ -406,6 +476,7 @@ READER_PERMISSIONS = tuple(
     f"{app}.view_{model}" for app, model in (
         ("knowledge", "answeredquestion"), ("knowledge", "chunk"), ("knowledge", "entity"), ("knowledge", "topic"),
         ("knowledge", "source"), ("knowledge", "answersourcechange"), ("verification", "lowconfidencereport"),
+        ("verification", "lowconfidencedigest"),
     )
 )
 

