@@ -445,8 +445,6 @@ def _answer_update(row: AnsweredQuestion, record: Mapping[str, Any], *, users: M
     values = _reviewed_values(record, users=users)
     values["current"] = _cache_make_room({**values, "question_hash": row.question_hash, "refused": row.refused},
                                          exclude=row.id)
-    if values["current"]:
-        values["stale"] = False
     if not row.embedding_model and vector is not None:
         values.update(question_embedding=vector, embedding_model=model_name)
     for name, value in values.items():
