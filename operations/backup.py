@@ -51,7 +51,8 @@ class BackupInvalid(ValueError):
 # ---- what a record holds: field → kind ----
 
 TEXT, NUMBER, INTEGER, BOOLEAN, LIST, OBJECT = "text", "a number", "an integer", "true or false", "a list", "an object"
-WHEN, MAYBE_WHEN, MAYBE_TEXT, MAYBE_INTEGER = "a date and time", "a date and time or null", "text or null", "an integer or null"
+WHEN, MAYBE_WHEN = "a date and time with its UTC offset", "a date and time with its UTC offset, or null"
+MAYBE_TEXT, MAYBE_INTEGER = "text or null", "an integer or null"
 
 # The fields a review decision changes: kept on the answer and on each history record.
 REVIEWED_FIELDS: dict[str, str] = {
@@ -263,12 +264,14 @@ def _record_check(record: object, fields: Mapping[str, str], *, name: str) -> No
 
 
 def _parsed(value: str | None) -> datetime | None:
+    """Return the aware datetime ``value`` names; None when there is none (a time without offset is none)."""
     if value is None:
         return None
     try:
-        return parse_datetime(value)
+        parsed = parse_datetime(value)
     except ValueError:
         return None
+    return parsed if parsed is not None and parsed.tzinfo is not None else None
 
 
 # ---- import ----
@@ -385,8 +388,7 @@ def _answer_restore(record: dict[str, Any], *, users: Mapping[str, int], vector,
     if row is None:
         row = _answer_create(record, users=users, vector=vector, model_name=model_name)
         counts["answers_created"] += 1
-    elif _decided({f: getattr(row, f) for f in ("review_version", "verified_at", "flagged_at", "corrected_at")}) \
-            >= _decided(record):
+    elif _decided(vars(row)) >= _decided(record):
         counts["answers_kept"] += 1
     else:
         _answer_update(row, record, users=users, vector=vector, model_name=model_name)

@@ -187,3 +187,17 @@ def test_another_format_is_refused(tmp_path):
 def test_export_to_standard_output(reviewed, capsys):
     call_command("backup_export", "-")
     assert json.loads(capsys.readouterr().out)["format"] == backup.FORMAT
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ({"topics": [{"slug": "appeals", "name": "Appeals", "keywords": [], "updated_at": "2025-01-01T10:00:00"}]},
+     "topics[0]: the field “updated_at” should be a date and time with its UTC offset"),
+    ({"entities": ["term"]}, "entities[0] is not a JSON object"),
+    ({"answers": {}}, "The backup has no “answers” list"),
+    ({"format": None}, "Not a reviews backup: format is null"),
+])
+def test_a_malformed_backup_names_what_is_wrong(change, message):
+    data = {"format": backup.FORMAT, "version": backup.VERSION, "topics": [], "entities": [], "answers": [], **change}
+    with pytest.raises(backup.BackupInvalid) as refused:
+        backup.backup_validate(data=data)
+    assert message in refused.value.message
