@@ -219,7 +219,9 @@ def main() -> int:
     }
     print(f"load: preparing database {DATABASE} (migrate, bundled corpus)", file=sys.stderr)
     manage(env, "migrate", "--no-input")
-    manage(env, "ingest", "--bundled")
+    # Every vector made before the first request (eagerly, here): the measure is of a settled knowledge base,
+    # not of workers still embedding sentences.
+    manage({**env, "CELERY_TASK_ALWAYS_EAGER": "true"}, "ingest", "--bundled")
     manage(env, "collectstatic", "--no-input", "--verbosity", "0")
     reset = ("from django.db import connection; connection.cursor().execute('TRUNCATE knowledge_answeredquestion, "
              "chat_conversation, chat_answerfeedback, chat_apiclient CASCADE')")
@@ -229,7 +231,7 @@ def main() -> int:
     server = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "veterans_ai.wsgi", "-c", "veterans_ai/gunicorn.conf.py",
          "--bind", f"127.0.0.1:{port}", "--workers", "2", "--log-level", "warning", "--access-logfile", "/dev/null"],
-        cwd=REPO, env=env)
+        cwd=REPO, env=env, stdout=sys.stderr)  # its log lines apart from the figures printed on stdout
     workers = [celery_worker(env, n) for n in (1, 2)] if "REDIS_URL" in env else []
     results: dict = {"server": "gunicorn, 2 workers, production settings, loopback", "cores": os.cpu_count(),
                      "cache": "redis" if "REDIS_URL" in env else "local memory (per worker)",
@@ -378,3 +380,7 @@ COUNT_WARNED = ("from knowledge.models import AnsweredQuestion as A; "
                 "print(A.objects.filter(refused=False).exclude(warning='').count())")
 COUNT_REPORTS = ("from knowledge.models import AnsweredQuestion as A; "
                  "print(A.objects.filter(refused=False, low_confidence_report__isnull=False).exclude(warning='').count())")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -90,6 +90,22 @@ def seed_fingerprint(values: dict[str, object]) -> str:
     return hashlib.sha256(json.dumps(values, sort_keys=True, ensure_ascii=False, default=str).encode()).hexdigest()
 
 
+# The values each kind of seeded row is fingerprinted on (graph_seed and _terms_upsert build them).
+TOPIC_SEED_FIELDS = ("name", "keywords")
+ENTITY_SEED_FIELDS = ("name", "aliases")
+TERM_SEED_FIELDS = ("name", "aliases", "definition", "source_id")
+
+
+def seed_edited(row: Topic | Entity) -> bool:
+    """Whether a person made or edited this topic or entity: it has no fingerprint, or its values no longer
+    match the one stored when it was seeded."""
+    if isinstance(row, Topic):
+        fields = TOPIC_SEED_FIELDS
+    else:
+        fields = TERM_SEED_FIELDS if row.type == Entity.Type.TERM else ENTITY_SEED_FIELDS
+    return not row.seed_hash or seed_fingerprint({f: getattr(row, f) for f in fields}) != row.seed_hash
+
+
 def _seed_rows(model, rows: Sequence[_Seeded], *, key_fields: tuple[str, ...], reason: str) -> dict[str, int]:
     """Create the seeded rows that are missing and update those nobody edited; leave edited rows alone.
 

@@ -23,7 +23,7 @@ from django.utils.dateparse import parse_datetime
 from knowledge.embeddings import embedding_provider_get
 from knowledge.models import AnsweredQuestion, Chunk, Entity, QuestionEntity, QuestionSource, QuestionTopic, Source, Topic
 from knowledge.selectors import reference_cache_clear
-from knowledge.services import seed_fingerprint
+from knowledge.services import seed_edited
 
 FORMAT = "veterans-ai-reviews"
 VERSION = 1
@@ -84,11 +84,6 @@ ENTITY_FIELDS: dict[str, str] = {
 }
 USER_FIELDS = ("verified_by", "flagged_by", "corrected_by")
 
-# The values seeding fingerprints (knowledge.services.graph_seed and _terms_upsert): a row whose values no
-# longer match its seed_hash, or that has none, was edited or made by a person.
-TOPIC_SEED_FIELDS = ("name", "keywords")
-ENTITY_SEED_FIELDS = ("name", "aliases")
-TERM_SEED_FIELDS = ("name", "aliases", "definition", "source_id")
 
 
 # ---- export ----
@@ -98,21 +93,11 @@ def reviews_export() -> dict[str, Any]:
     with its edges and its history made by people, and the topics and entities people edited."""
     return {
         "format": FORMAT, "version": VERSION, "exported_at": timezone.now().isoformat(),
-        "topics": [_topic_dict(topic) for topic in Topic.objects.order_by("slug") if _edited(topic)],
+        "topics": [_topic_dict(topic) for topic in Topic.objects.order_by("slug") if seed_edited(topic)],
         "entities": [_entity_dict(entity) for entity in Entity.objects.select_related("source").order_by("type", "value")
-                     if _edited(entity)],
+                     if seed_edited(entity)],
         "answers": _answers_export(),
     }
-
-
-def _seed_fields(row: Topic | Entity) -> tuple[str, ...]:
-    if isinstance(row, Topic):
-        return TOPIC_SEED_FIELDS
-    return TERM_SEED_FIELDS if row.type == Entity.Type.TERM else ENTITY_SEED_FIELDS
-
-
-def _edited(row: Topic | Entity) -> bool:
-    return not row.seed_hash or seed_fingerprint({f: getattr(row, f) for f in _seed_fields(row)}) != row.seed_hash
 
 
 def _topic_dict(topic: Topic) -> dict[str, Any]:
@@ -344,7 +329,7 @@ def _edited_row_restore(row: Topic | Entity, values: Mapping[str, Any], *, updat
     after the backup was made. Return 1 when written."""
     if row.pk is not None and all(getattr(row, name) == value for name, value in values.items()):
         return 0
-    if row.pk is not None and _edited(row) and row.updated_at > _parsed(updated_at):
+    if row.pk is not None and seed_edited(row) and row.updated_at > _parsed(updated_at):
         return 0
     for name, value in values.items():
         setattr(row, name, value)

@@ -13,9 +13,10 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand
 from django.db import connection
 from django.test.utils import override_settings
+from django.utils import timezone
 
 from knowledge.embeddings import embedding_provider_get
-from knowledge.models import Chunk, ChunkEmbedding
+from knowledge.models import Chunk, ChunkEmbedding, ChunkEntity
 from knowledge.selectors import chunks_search
 from knowledge.services import bundled_corpus_paths, corpus_ingest
 
@@ -43,6 +44,8 @@ class Command(BaseCommand):
         from verification.bench_review import answer_cache_bench
 
         results["answer_cache"] = answer_cache_bench(stored_answers=options["synthetic"], queries=options["queries"])
+        if options["synthetic"]:
+            results["hybrid_at_scale"] = self._hybrid_at_scale(options["synthetic"], options["queries"])
         vbkb = SHARED / "vbkb_corpus.json"
         if vbkb.exists():
             # A third-party knowledge base's pages, measured, never served: its domain is allowed for this run.
@@ -176,6 +179,86 @@ class Command(BaseCommand):
             approx = {h.chunk_id for h in chunks_search(query="", query_vector=v, top_k=7, lexical_weight=0)}
             hits += len(exact & approx)
         return hits / (7 * len(vectors))
+
+    def _hybrid_at_scale(self, n: int, n_queries: int) -> dict:
+        """The served retrieval (HNSW vector + full text + the graph's entities, fused) over ``n`` chunks: the
+        bundled corpus plus variants of its chunks (sentences reordered, a variant tag; vectors its own plus
+        noise, entity links its own), queried with the golden questions as the pipeline queries."""
+        from pgvector.psycopg import register_vector
+
+        from knowledge.extraction import entities_extract
+        from knowledge.selectors import entity_ids_get
+
+        provider = embedding_provider_get()
+        real = list(Chunk.objects.order_by("id").values_list("id", "title", "content", "topic_id", "source_id"))
+        vectors = dict(ChunkEmbedding.objects.filter(model=provider.model_name).values_list("chunk_id", "embedding"))
+        links: dict[int, list[int]] = {}
+        for chunk_id, entity_id in ChunkEntity.objects.values_list("chunk_id", "entity_id"):
+            links.setdefault(chunk_id, []).append(entity_id)
+        rng = np.random.default_rng(11)
+        raw = connection.cursor().connection
+        register_vector(raw)
+        started = time.perf_counter()
+        with raw.cursor() as cur:
+            cur.execute("SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'knowledge_chunkembedding' "
+                        "AND indexdef ILIKE '%%hnsw%%'")
+            hnsw = cur.fetchall()
+            for name, _ in hnsw:
+                cur.execute(f'DROP INDEX "{name}"')
+            cur.execute("SELECT COALESCE(MAX(id), 0) FROM knowledge_chunk")
+            next_id = cur.fetchone()[0] + 1
+            made = []
+            with cur.copy("COPY knowledge_chunk (id, entry_id, source_id, topic_id, subtopic, type, title, content, "
+                          "diagnostic_code, content_hash, created_at, updated_at) FROM STDIN") as copy:
+                for k in range(n - len(real)):
+                    pk, title, content, topic_id, source_id = real[k % len(real)]
+                    sentences = content.split(". ")
+                    rng.shuffle(sentences)
+                    text = f"{'. '.join(sentences)} (variant {k})"
+                    made.append((next_id + k, pk))
+                    copy.write_row([next_id + k, f"bench-scale-{k}", source_id, topic_id, "", "narrative", title,
+                                    text, "", f"bench-{k}", "now", "now"])
+            with cur.copy("COPY knowledge_chunkembedding (chunk_id, model, dimensions, text_hash, embedding, "
+                          "created_at, updated_at) FROM STDIN WITH (FORMAT BINARY)") as copy:
+                copy.set_types(["int8", "varchar", "int2", "varchar", "vector", "timestamptz", "timestamptz"])
+                now = timezone.now()
+                for new_id, pk in made:
+                    noise = rng.normal(size=provider.dimensions).astype(np.float32) / np.sqrt(provider.dimensions)
+                    v = np.asarray(vectors[pk], dtype=np.float32) + 0.25 * noise  # cosine ≈ 0.97 to its original
+                    copy.write_row([new_id, provider.model_name, provider.dimensions, "bench", v / np.linalg.norm(v),
+                                    now, now])
+            with cur.copy("COPY knowledge_chunkentity (chunk_id, entity_id) FROM STDIN") as copy:
+                for new_id, pk in made:
+                    for entity_id in links.get(pk, ()):
+                        copy.write_row([new_id, entity_id])
+            cur.execute("SELECT setval(pg_get_serial_sequence('knowledge_chunk', 'id'), MAX(id)) FROM knowledge_chunk")
+            load_s = time.perf_counter() - started
+            cur.execute("SET maintenance_work_mem = '1GB'")
+            started = time.perf_counter()
+            for _, definition in hnsw:
+                cur.execute(definition)
+            build_s = time.perf_counter() - started
+            cur.execute("ANALYZE knowledge_chunk")
+            cur.execute("ANALYZE knowledge_chunkembedding")
+            raw.commit()
+        golden = Path(settings.BASE_DIR) / "tests" / "golden" / "golden.jsonl"
+        questions = [json.loads(line)["question"] for line in golden.read_text().splitlines() if line.strip()]
+        latencies = []
+        for question in questions[:n_queries]:
+            vector = provider.embed([question])[0]
+            pairs = [(e.type, e.value) for e in entities_extract(text=question)]
+            entity_ids = [pk for (kind, _), pk in entity_ids_get(pairs=pairs).items() if kind in ("dc_code", "va_form")]
+            t0 = time.perf_counter()
+            chunks_search(query=question, query_vector=vector, entity_ids=entity_ids)
+            latencies.append((time.perf_counter() - t0) * 1000)
+        return {
+            "chunks": Chunk.objects.count(),
+            "load_seconds": round(load_s, 1),
+            "hnsw_build_seconds": round(build_s, 1),
+            "queries": len(latencies),
+            "hybrid_query_ms_without_embedding": {"p50": round(pct(latencies, 50), 2),
+                                                  "p95": round(pct(latencies, 95), 2)},
+        }
 
     def _synthetic(self, n: int, n_queries: int) -> dict:
         from pgvector.psycopg import register_vector
