@@ -189,3 +189,12 @@ def test_an_amount_table_is_served_as_a_list_with_its_lead():
     result = generate("how much DIC does a surviving spouse get", {1: table}, {1: 0.7}, {1: "rating_table"})
     assert result.text.startswith("DIC monthly amounts for a surviving spouse, effective December 1, 2025 [1]:\n")
     assert "\n- Basic monthly rate — $1,699.36 [1]\n- Aid and Attendance add-on — $421.00 [1]" in result.text
+
+
+def test_a_sentence_leaning_on_the_one_before_brings_it_along():
+    lead = [("There is no deadline to file a Supplemental Claim.", ON_TOPIC),
+            ("VA recommends filing within one year from the date on your decision letter.", OFF),
+            ("Filing within that year keeps the claim continuously pursued.", ON_TOPIC)]
+    result = extractive_generate(question="how long do i have to file a supplemental claim",
+                                 question_vector=QUESTION_VECTOR, chunks=[chunk(1, 1, 0.6)], units={1: lead})
+    assert result.text.index("within one year") < result.text.index("that year")

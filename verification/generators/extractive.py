@@ -70,6 +70,9 @@ _YES_NO_RE = re.compile(r"^\W*(?:do|does|did|can|could|is|are|am|was|will|would|
 # A sentence that opens by leaning on the one before it.
 _CONTEXT_BOUND_RE = re.compile(r"^\s*(?:so|thus|therefore|that|this|these|those|it|they|such|but|however|also|"
                                r"and|then|otherwise)\b", re.IGNORECASE)
+# "that year", "the same window": a sentence naming something only the sentence before it defines.
+_BACK_REFERENCE_RE = re.compile(r"\b(?:that|this|those|these|the same)\s+(?:one[- ]year\s+)?(?:year|window|period|"
+                                r"deadline|time limit|date|amount|rule|limit)s?\b", re.IGNORECASE)
 _COMPARISON_RE = re.compile(r"\b(?:vs\.?|versus|compar\w*|differen\w*|differ|between)\b", re.IGNORECASE)
 
 
@@ -150,7 +153,8 @@ def extractive_generate(
     leading = best_unit.chunk_number
     if not chosen:
         floor = PRIMARY_FLOOR * best_score
-        chosen = [u for s, u in sorted(primary, key=lambda c: -c[0]) if s >= floor][:PRIMARY_UNITS]
+        chosen = _with_antecedents([u for s, u in sorted(primary, key=lambda c: -c[0]) if s >= floor][:PRIMARY_UNITS],
+                                   [u for _, u in primary])
         # A rating question whose best source explains without the table ("diagnosis of CFS") gets the
         # table of the next best source that has one: the levels are what was asked.
         about = [n for n in by_chunk if not q_entities or _about(chunk_of[n], q_entities)]  # not another's table
@@ -249,6 +253,21 @@ def _conditions_in(text: str, names: tuple[re.Pattern, dict[str, str]] | None) -
         return frozenset()
     pattern, lookup = names
     return frozenset(lookup[m.group(0).lower()] for m in pattern.finditer(text) if m.group(0).lower() in lookup)
+
+
+def _with_antecedents(chosen: list[Unit], units: list[Unit]) -> list[Unit]:
+    """Add the sentence before a chosen one that leans on it ("Filing within that year ...", "So a veteran
+    ...") when it was left out: without it the answer says "that year" of a year it never named."""
+    by_position = {u.position: u for u in units}
+    have = {u.position for u in chosen}
+    added = []
+    for unit in chosen:
+        before = by_position.get(unit.position - 1)
+        if before is not None and before.position not in have and (
+                _CONTEXT_BOUND_RE.match(unit.text) or _BACK_REFERENCE_RE.search(unit.text)):
+            added.append(before)
+            have.add(before.position)
+    return chosen + added
 
 
 def levels_asked(question: str) -> frozenset[int]:
