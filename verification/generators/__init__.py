@@ -13,7 +13,9 @@ EXTRACTIVE = "extractive"
 def generator_get(*, name: str) -> Generator:
     """Return the generator called ``name``; the extractive one for any name not known."""
     from verification.generators.extractive import ExtractiveGenerator
-    from verification.generators.openai_compatible import OpenAICompatibleGenerator
 
-    generators: dict[str, Generator] = {EXTRACTIVE: ExtractiveGenerator(), "openai": OpenAICompatibleGenerator()}
-    return generators.get(name, generators[EXTRACTIVE])
+    if name == "openai":  # imported only when configured: the openai package takes a second to import
+        from verification.generators.openai_compatible import OpenAICompatibleGenerator
+
+        return OpenAICompatibleGenerator()
+    return ExtractiveGenerator()
