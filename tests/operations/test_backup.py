@@ -201,3 +201,16 @@ def test_a_malformed_backup_names_what_is_wrong(change, message):
     with pytest.raises(backup.BackupInvalid) as refused:
         backup.backup_validate(data=data)
     assert message in refused.value.message
+
+
+def test_an_embedding_model_that_fails_stops_the_import_with_a_message_and_writes_nothing(
+        reviewed, tmp_path, settings, openai_configured):
+    path = exported(tmp_path)
+    reviewers_work_emptied(reviewed["seeded_name"])
+    settings.EMBEDDING_PROVIDER = "openai"
+    openai_configured.fail_next(times=50, status=500)
+
+    with pytest.raises(CommandError, match=r"the embedding model failed .*nothing was imported"):
+        call_command("backup_import", str(path))
+
+    assert not AnsweredQuestion.objects.exists() and openai_configured.embedding_requests

@@ -2,6 +2,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from knowledge.embeddings.base import EmbeddingError
 from operations.backup import BackupInvalid, backup_parse, reviews_import
 
 MSG_IMPORTED = (
@@ -10,6 +11,7 @@ MSG_IMPORTED = (
     "{entities_changed} entities changed, {chunks_missing} cited chunks missing from the corpus."
 )
 ERR_READ = "Cannot read {path}: {error}"
+ERR_EMBEDDING = "{path}: the embedding model failed ({error}); nothing was imported. Try again when it answers."
 
 
 class Command(BaseCommand):
@@ -28,4 +30,6 @@ class Command(BaseCommand):
             result = reviews_import(data=backup_parse(text=text))
         except BackupInvalid as exc:
             raise CommandError(f"{path}: {exc.message}") from exc
+        except EmbeddingError as exc:  # question vectors are made before anything is written
+            raise CommandError(ERR_EMBEDDING.format(path=path, error=exc)) from exc
         self.stdout.write(MSG_IMPORTED.format(path=path, **vars(result)))
