@@ -5,6 +5,7 @@ import json
 import pytest
 from django.core.management import call_command
 
+from verification.serializers import AnswerSerializer
 from verification.services import ERR_EMPTY
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("bundled_kb")]
@@ -28,3 +29,5 @@ def test_json_output_is_the_answer_object(capsys):
     call_command("ask", "What is the VA rating for tinnitus?", "--json", "--no-cache")
     body = json.loads(capsys.readouterr().out)
     assert body["question"] == "What is the VA rating for tinnitus?" and body["citations"] and body["trace"]
+    assert set(body) == set(AnswerSerializer().fields)  # the API's contract, field for field
+    assert body["sources_checked_on"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
@@ -41,11 +41,6 @@ class AnswerResult:
     latency_ms: float
     rewritten_question: str | None = None  # the follow-up as answered, rewritten from the conversation
     sources_checked_on: date | None = None  # the oldest cited chunk's checked_on; None when nothing is cited
-
-    def to_dict(self) -> dict[str, Any]:
-        """Return the API contract's fields (docs/ARCHITECTURE.md); the serializer adds the rest."""
-        return {f.name: getattr(self, f.name) for f in fields(self)
-                if f.name not in ("rewritten_question", "sources_checked_on")}
 
 
 @dataclass(frozen=True)

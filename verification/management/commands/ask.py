@@ -3,6 +3,7 @@ import sys
 
 from django.core.management.base import BaseCommand, CommandError
 
+from verification.serializers import answer_data
 from verification.services import QuestionInvalid, answer_question
 
 MSG_NEED_QUESTION = "Give a QUESTION, or --batch FILE.jsonl."
@@ -30,7 +31,7 @@ class Command(BaseCommand):
         except QuestionInvalid as exc:
             raise CommandError(exc.message) from exc
         if options["json"]:
-            self.stdout.write(json.dumps(result.to_dict(), ensure_ascii=False))
+            self.stdout.write(json.dumps(answer_data(result), ensure_ascii=False))
             return
         self.stdout.write(result.answer)
         for citation in result.citations:
@@ -54,7 +55,7 @@ class Command(BaseCommand):
                 if not isinstance(item, dict) or "question" not in item:
                     raise CommandError(MSG_BAD_LINE.format(path=path, line=number, reason='needs a "question"'))
                 try:
-                    out = answer_question(question=item["question"], use_cache=use_cache).to_dict()
+                    out = answer_data(answer_question(question=item["question"], use_cache=use_cache))
                 except QuestionInvalid as exc:
                     out = {"error": {"code": exc.code, "message": exc.message}}
                 # `id` is the stored answer's; the input's own id travels beside it, never replacing it.
