@@ -13,6 +13,7 @@ from django.conf import settings
 from django.db import connection
 from django.utils import timezone
 
+from knowledge.bench_support import hnsw_indexes_rebuilt
 from knowledge.models import AnsweredQuestion, Chunk
 from knowledge.selectors import answer_cached_similar
 from verification.pipeline.retrieval import thresholds
@@ -101,13 +102,8 @@ def _semantic_lookup(n: int, n_queries: int) -> dict:
     table = AnsweredQuestion._meta.db_table
     raw = connection.cursor().connection
     register_vector(raw)
-    with raw.cursor() as cur:
-        cur.execute("SELECT indexname, indexdef FROM pg_indexes WHERE tablename = %s AND indexname LIKE %s",
-                    [table, "answered_question_hnsw_%"])
-        hnsw = cur.fetchall()
-        for name, _ in hnsw:  # built once after the load rather than row by row
-            cur.execute(f'DROP INDEX "{name}"')
-        started, now = time.perf_counter(), timezone.now()
+    with raw.cursor() as cur, hnsw_indexes_rebuilt(cur, table=table) as timing:
+        now = timezone.now()
         with cur.copy(f"COPY {table} (question, question_hash, gate_key, intent_words, answer, citations, "
                       "question_embedding, embedding_model, confidence, retrieval_score, retrieved, weak_retrieval, "
                       "refused, refusal_reason, warning, suggestions, model, routing_reason, verification, trace, "
@@ -118,14 +114,7 @@ def _semantic_lookup(n: int, n_queries: int) -> dict:
                                 data[i], model_name, 0.7, 0.6, "[]", False, False, "", "", "[]", "extractive",
                                 "bench", "{}", "[]", i % 10 == 0, False, "", 0, False, False, True, False, 0, 0,
                                 now, now])
-        load_s = time.perf_counter() - started
-        cur.execute("SET maintenance_work_mem = '1GB'")
-        started = time.perf_counter()
-        for _, definition in hnsw:
-            cur.execute(definition)
-        build_s = time.perf_counter() - started
-        cur.execute(f"ANALYZE {table}")
-        raw.commit()
+    raw.commit()
     limits = thresholds()
     lookups = {"large_group": [], "small_group": []}
     for i in range(n_queries):
@@ -145,7 +134,8 @@ def _semantic_lookup(n: int, n_queries: int) -> dict:
               for group, keys_ in (("large_group", large * 4), ("small_group", small[:48]))}
     with connection.cursor() as cur:
         cur.execute(f"DELETE FROM {table} WHERE question_hash LIKE 'bench-%%'")
-    return {"stored_answers": n, "load_seconds": round(load_s, 1), "hnsw_build_seconds": round(build_s, 1),
+    return {"stored_answers": n, "load_seconds": round(timing["load_seconds"], 1),
+            "hnsw_build_seconds": round(timing["hnsw_build_seconds"], 1),
             "lookup_ms": {group: _summary(values) for group, values in lookups.items()},
             "lookup_ms_all": _summary(lookups["large_group"] + lookups["small_group"]),
             "lookup_server_execution_ms": server, "index_used": plans}

@@ -15,6 +15,7 @@ from django.db import connection
 from django.test.utils import override_settings
 from django.utils import timezone
 
+from knowledge.bench_support import hnsw_indexes_rebuilt
 from knowledge.embeddings import embedding_provider_get
 from knowledge.models import Chunk, ChunkEmbedding, ChunkEntity
 from knowledge.selectors import chunks_search
@@ -198,13 +199,7 @@ class Command(BaseCommand):
         rng = np.random.default_rng(11)
         raw = connection.cursor().connection
         register_vector(raw)
-        started = time.perf_counter()
-        with raw.cursor() as cur:
-            cur.execute("SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'knowledge_chunkembedding' "
-                        "AND indexdef ILIKE '%%hnsw%%'")
-            hnsw = cur.fetchall()
-            for name, _ in hnsw:
-                cur.execute(f'DROP INDEX "{name}"')
+        with raw.cursor() as cur, hnsw_indexes_rebuilt(cur, table=ChunkEmbedding._meta.db_table) as timing:
             cur.execute("SELECT COALESCE(MAX(id), 0) FROM knowledge_chunk")
             next_id = cur.fetchone()[0] + 1
             made = []
@@ -232,15 +227,8 @@ class Command(BaseCommand):
                     for entity_id in links.get(pk, ()):
                         copy.write_row([new_id, entity_id])
             cur.execute("SELECT setval(pg_get_serial_sequence('knowledge_chunk', 'id'), MAX(id)) FROM knowledge_chunk")
-            load_s = time.perf_counter() - started
-            cur.execute("SET maintenance_work_mem = '1GB'")
-            started = time.perf_counter()
-            for _, definition in hnsw:
-                cur.execute(definition)
-            build_s = time.perf_counter() - started
             cur.execute("ANALYZE knowledge_chunk")
-            cur.execute("ANALYZE knowledge_chunkembedding")
-            raw.commit()
+        raw.commit()
         golden = Path(settings.BASE_DIR) / "tests" / "golden" / "golden.jsonl"
         questions = [json.loads(line)["question"] for line in golden.read_text().splitlines() if line.strip()]
         latencies = []
@@ -253,8 +241,8 @@ class Command(BaseCommand):
             latencies.append((time.perf_counter() - t0) * 1000)
         return {
             "chunks": Chunk.objects.count(),
-            "load_seconds": round(load_s, 1),
-            "hnsw_build_seconds": round(build_s, 1),
+            "load_seconds": round(timing["load_seconds"], 1),
+            "hnsw_build_seconds": round(timing["hnsw_build_seconds"], 1),
             "queries": len(latencies),
             "hybrid_query_ms_without_embedding": {"p50": round(pct(latencies, 50), 2),
                                                   "p95": round(pct(latencies, 95), 2)},
