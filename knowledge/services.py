@@ -536,6 +536,9 @@ def chunk_sentences_embed(*, chunk_ids: Sequence[int], provider_name: str | None
         for position, text in enumerate(split)
     ]
     with transaction.atomic():
+        # Two runs on the same chunks (two ingests, a task retried) take turns: each replaces the other's rows
+        # instead of both inserting the same positions.
+        list(Chunk.objects.select_for_update().filter(id__in=list(units)).order_by("id").values_list("id", flat=True))
         ChunkSentence.objects.filter(chunk_id__in=list(units), model=model_name).delete()
         ChunkSentence.objects.bulk_create(sentences, batch_size=1000)
     return len(units)
