@@ -126,7 +126,9 @@ class CombinedQuestion:
 # Words that ask to combine ratings.
 _COMBINE_RE = re.compile(
     r"\b(?:combin\w*|va math|add(?:s|ed|ing)? up|adds?|added|plus|make|makes|total|overall|together|"
-    r"whole[- ]person|calculat\w*|bilateral)\b",
+    r"whole[- ]person|calculat\w*|bilateral|(?:do|does|will|would) (?:i|that|it|this|they) (?:hit|reach|get (?:me )?to))\b"
+    # "three 50 percent ratings = ?"
+    r"|=\s*\??\s*$",
     re.IGNORECASE,
 )
 _RATING_RE = re.compile(
@@ -135,17 +137,29 @@ _RATING_RE = re.compile(
     re.IGNORECASE,
 )
 # "not 100%", "make 80", "is only 30%": the total the asker expected, not a rating.
-_BELIEF_BEFORE_RE = re.compile(r"\b(?:not|make|makes|equal|equals|be|only|is that|get|gives?|to)\s*$", re.IGNORECASE)
+_BELIEF_BEFORE_RE = re.compile(r"\b(?:not|make|makes|equal|equals|be|only|is that|get|gives?|to|hit|reach)\s*$",
+                               re.IGNORECASE)
 # "4 different things rated at 10% each": a count of equal ratings.
 _COUNT_EACH_RE = re.compile(
     r"\b(?P<count>two|three|four|five|six|seven|eight|nine|ten|[2-9])\b[^.?!\d]{0,40}?"
-    r"(?P<value>100|[1-9]0)\s*(?:%|percent|per cent)?\s+each\b",
+    r"(?P<value>100|[1-9]0)\s*(?:%|percent|per cent)?\s+each\b"
+    # "two ratings at 70", "three 50 percent ratings", "2 conditions rated 30%": a count of equal ratings.
+    r"|\b(?P<count2>two|three|four|five|six|seven|eight|nine|ten|[2-9])\s+"
+    r"(?:(?:(?:separate|different|service[- ]connected)\s+)?(?:ratings?|disabilit\w+|conditions?|things)\s+"
+    r"(?:(?:rated|that are|at|of)\s+)*(?P<value2>100|[1-9]0)(?!\d)"
+    r"|(?P<value3>100|[1-9]0)\s*(?:%|percent|per cent)?\s+(?:ratings?|disabilit\w+|conditions?))\b",
     re.IGNORECASE,
 )
 _COUNT_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
 _PAIRED = r"knees?|legs?|arms?|ankles?|hips?|shoulders?|elbows?|wrists?|feet|foot|hands?|thighs?|calf|calves|extremit\w*"
 _BOTH_EACH_RE = re.compile(rf"\bboth (?:{_PAIRED})\b[^.?!]*?\beach\b|\beach (?:{_PAIRED.replace('?', '')})\b",
                            re.IGNORECASE)
+# "both knees at 10 each", "both knees rated 10%": one rating given for both sides.
+_BOTH_RATED_RE = re.compile(
+    rf"\bboth (?:of my )?(?:{_PAIRED})\s+(?:(?:are|were|is|rated|at|for)\s+)*(?P<value>100|[1-9]0)(?!\d)"
+    r"(?:\s*(?:%|percent|per cent))?(?!\s*(?:and|,)\s*\d)",
+    re.IGNORECASE,
+)
 # "10% for my left knee", "right knee is 20%", "left leg rated at 30%": a rating and its side.
 _SIDE_AFTER_RE = re.compile(rf"\s*(?:for|on|in)\s+(?:(?:my|the|his|her)\s+)?(?P<side>left|right)\s+(?:{_PAIRED})\b",
                             re.IGNORECASE)
@@ -173,19 +187,23 @@ def combined_question_parse(*, text: str) -> CombinedQuestion | None:
             believed = int(match.group("value"))
         else:
             found.append(match)
+    extra: list[int] = []
     if counted := _COUNT_EACH_RE.search(text):
-        count = _COUNT_WORDS.get(counted.group("count").lower()) or int(counted.group("count"))
+        word = counted.group("count") or counted.group("count2")
+        count = _COUNT_WORDS.get(word.lower()) or int(word)
         found = [m for m in found if not counted.start() <= m.start() < counted.end()]
-        extra = [int(counted.group("value"))] * count
-    else:
-        extra = []
-    values = [int(m.group("value")) for m in found]
+        extra = [int(counted.group("value") or counted.group("value2") or counted.group("value3"))] * count
     bilateral = _bilateral(text, found)
+    both = None if bilateral else _BOTH_RATED_RE.search(text)
+    if both:
+        found = [m for m in found if not both.start() <= m.start() < both.end()]
+        bilateral = [int(both.group("value"))] * 2
+    values = [int(m.group("value")) for m in found]
     if not bilateral and _BOTH_EACH_RE.search(text) and len(values) == 1:
         bilateral = [values[0], values[0]]
         values = []
     else:
-        for value in bilateral:
+        for value in (() if both else bilateral):
             values.remove(value)
     if len(values) + len(bilateral) + len(extra) < 2:
         return None

@@ -45,3 +45,26 @@ def test_the_bilateral_factor_is_added_and_cited_to_4_26():
 def test_a_question_without_two_ratings_is_not_a_calculation():
     result = ask("How does VA combine ratings?")
     assert result.model != CALCULATOR_MODEL
+
+
+@pytest.mark.parametrize(("question", "lines", "rating"), [
+    ("two ratings at 70, what do they combine to", ["- 70 and 70 combine to 91."], 90),
+    ("three 50% ratings = ?", ["- 50 and 50 combine to 75.", "- 75 and 50 combine to 88."], 90),
+    ("I'm at 90 and just got 30 for my back, do I hit 100 now?", ["- 90 and 30 combine to 93."], 90),
+])
+def test_counts_of_equal_ratings_and_a_hoped_for_total_are_read(question, lines, rating):
+    result = ask(question)
+    assert result.model == CALCULATOR_MODEL
+    assert all(line in result.answer for line in lines) and f"would be {rating}%" in result.answer
+
+
+def test_one_rating_given_for_both_sides_takes_the_bilateral_factor_before_the_others():
+    result = ask("PTSD at 50 percent and both ankles at 10 each, what's my combined with the bilateral factor")
+    assert "10 and 10 combine to 19; 10% of 19 is 1.9, added, not combined, for 20.9, used as 21" in result.answer
+    assert "- 50 and 21 combine to 61." in result.answer and "would be 60%" in result.answer
+
+
+def test_a_zero_percent_side_gets_no_bilateral_factor_and_says_why():
+    result = ask("my left knee is 20 and right knee 0, do I get the bilateral factor")
+    assert "would be 20%" in result.answer and "does not apply" in result.answer
+    assert [c["url"].rsplit("/", 1)[-1] for c in result.citations] == ["section-4.25", "section-4.26"]

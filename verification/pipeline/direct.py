@@ -34,6 +34,10 @@ COMBINED_BILATERAL = (
     "- Bilateral factor (38 CFR 4.26): {pair} combine to {combined}; 10% of {combined} is {factor}, added, not "
     "combined, for {total}, used as {value} [2]."
 )
+COMBINED_NO_BILATERAL = (
+    "- The bilateral factor (38 CFR 4.26) does not apply: it needs a compensable rating (10% or more) of each "
+    "side, and a 0% side does not qualify [2]."
+)
 COMBINED_STEP = "- {value} and {rating} combine to {combined}."
 COMBINED_ZERO = "- A 0% rating does not change the combined value."
 COMBINED_ROUND = (
@@ -53,7 +57,7 @@ def combined(state: AnswerState) -> AnswerState:
     """Answer "I have 50 and 30, what is my combined rating" with the table's arithmetic, steps shown."""
     asked = combined_question_parse(text=state.text)
     result = combined_rating(ratings=list(asked.ratings), bilateral=list(asked.bilateral))
-    sections = [CFR_4_25_URL_SUFFIX] + ([CFR_4_26_URL_SUFFIX] if result.bilateral else [])
+    sections = [CFR_4_25_URL_SUFFIX] + ([CFR_4_26_URL_SUFFIX] if result.bilateral or asked.bilateral else [])
     cited = [_regulation_chunks(state, suffix, _numbers(result)) for suffix in sections]
     if not all(cited):
         return replace(state, decision="no_regulation_source")
@@ -76,6 +80,8 @@ def combined_answer(*, asked: CombinedQuestion, result: CombinedRating) -> str:
             pair=" and ".join(map(str, bilateral.ratings)), combined=bilateral.combined,
             factor=f"{bilateral.factor.normalize():f}", total=f"{bilateral.combined + bilateral.factor:f}",
             value=bilateral.value))
+    elif asked.bilateral:  # one side rated 0%
+        lines.append(COMBINED_NO_BILATERAL)
     if 0 in result.ratings:
         lines.append(COMBINED_ZERO)
     lines += [COMBINED_STEP.format(value=s.value, rating=s.rating, combined=s.combined) for s in result.steps]
