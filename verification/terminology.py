@@ -114,7 +114,8 @@ _TRAILING_CONTEXT_RE = re.compile(
     r"\s+(?:(?:in|for|on|from|at|with|by|according to) (?:the )?"
     r"(?:va|v\.a\.|veterans affairs|military)(?: (?:terms|context|claims?|benefits?|disability|speak|lingo|"
     r"language|world))?|in (?:va|military|legal|medical) (?:terms|speak|lingo|context)|exactly|again|please|"
-    r"actually)$"
+    r"actually|simply|in (?:plain|simple|everyday|normal|regular) (?:english|terms|words|language)|"
+    r"in lay(?:man|men)'?s terms|for dummies|in a nutshell|in short|briefly)$"
 )
 _LEADING_ARTICLE_RE = re.compile(r"^(?:(?:a|an|the)\s+)+")
 _EDGE_PUNCT_RE = re.compile(r"^[\s\"'`()\[\]{}<>*_:;,.!?-]+|[\s\"'`()\[\]{}<>*_:;,.!?-]+$")
@@ -244,6 +245,21 @@ def _term_acceptable(term: str) -> bool:
         and not _NOT_DEFINITIONAL_SYMBOLS_RE.search(term)
         and not _NOT_A_TERM_START_RE.match(term)
     )
+
+
+# "a DRO in the old appeals system", "a MET for heart ratings": the term, then where it is used.
+_TERM_HEAD_RE = re.compile(r"^(?P<head>.+?) (?:in|for|on|under|during|with|from|at|after|before|when) (?!of\b)\S")
+TERM_HEAD_MIN_CHARS = 2
+
+
+def term_candidates(*, term: str) -> tuple[str, ...]:
+    """Return ``term`` and, when a phrase of place or use follows it, the term alone ("dro in the old appeals
+    system" → "dro"): the glossary and the sources name the term, not the asker's context."""
+    found = _TERM_HEAD_RE.match(term)
+    head = _term_clean(found.group("head")) if found else ""
+    if len(head) >= TERM_HEAD_MIN_CHARS and head != term and _term_acceptable(head):
+        return term, head
+    return (term,)
 
 
 def definitional_term_extract(*, question: str) -> str | None:
@@ -451,9 +467,14 @@ _DEFINES = r"(?:(?:is|are|was)\s+(?:an?|the|one|any|when|what|how)\b|means\b|ref
 _SENTENCE_SPLIT_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
 
 
+def _word_pattern(word: str) -> str:
+    return re.escape(word[:-1]) + "'?s" if len(word) > 3 and word.endswith("s") else re.escape(word)
+
+
 def definition_sentence_find(*, term: str, text: str) -> str | None:
     """Return the first sentence of ``text`` that defines ``term``, or None."""
-    words = [re.escape(word) for word in re.split(r"\W+", term) if word]
+    # "widows tax" names "the widow's tax": an apostrophe before a final s is optional.
+    words = [_word_pattern(word) for word in re.split(r"\W+", term.replace("'", "").replace("\u2019", "")) if word]
     if not words:
         return None
     name = r"\W+".join(words) + r"s?"
@@ -463,7 +484,9 @@ def definition_sentence_find(*, term: str, text: str) -> str | None:
     appositive = re.compile(rf"^(?:(?:an?|the)\s+)?{name}{bracket},\s+(?:an?|the)\s+[^,.]{{3,100}},\s+\w",
                             re.IGNORECASE)
     named = re.compile(rf"\b(?:called|known as)\s+(?:an?\s+|the\s+)?[\"'\u201c]?{name}\b", re.IGNORECASE)
+    # "In the legacy process, a Decision Review Officer (DRO) was a ...": the term as a name's abbreviation.
+    abbreviation = re.compile(rf"\b(?:an?|the)\s+[A-Z][\w'-]*(?:\s+[\w'-]+){{0,5}}\s+\((?i:{name})\)\s+{_DEFINES}")
     for sentence in _SENTENCE_SPLIT_RE.split(text.strip()):
-        if defines.search(sentence) or appositive.search(sentence) or named.search(sentence):
+        if any(pattern.search(sentence) for pattern in (defines, appositive, named, abbreviation)):
             return sentence.strip()
     return None

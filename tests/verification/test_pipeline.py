@@ -207,6 +207,19 @@ def test_a_term_a_retrieved_source_defines_is_answered_with_that_sentence():
     assert result.citations[0]["quote"] in result.answer.replace(" [1]", "")
 
 
+def test_a_term_asked_with_its_context_is_defined_without_it():
+    glossary = answer_question(question="what is a presumptive condition in plain english", use_cache=False)
+    assert not glossary.refused and glossary.model == "glossary" and "presum" in glossary.answer.lower()
+    abbreviation = answer_question(question="what was a DRO in the old appeals system", use_cache=False)
+    assert not abbreviation.refused and "Decision Review Officer" in abbreviation.answer
+
+
+def test_a_term_a_source_names_with_an_apostrophe_is_defined_from_it():
+    result = answer_question(question="what is the widows tax", use_cache=False)
+    assert not result.refused and result.routing_reason == "terminology_source"
+    assert "widow's tax" in result.answer
+
+
 def test_a_rating_level_question_is_not_a_term_lookup():
     result = answer_question(question="What is the PTSD rating at 70 percent?", use_cache=False)
     assert not result.refused

@@ -17,6 +17,7 @@ from verification.terminology import (
     definitional_term_extract,
     glossary_cache,
     glossary_index_build,
+    term_candidates,
     term_key,
     term_lookup_cached,
     term_match,
@@ -466,6 +467,10 @@ def test_index_is_reusable():
          "Your claims file, called a C-file, holds every document."),
         ("dbq", "DBQs (Disability Benefits Questionnaires) are the forms examiners fill out.",
          "DBQs (Disability Benefits Questionnaires) are the forms examiners fill out."),
+        ("dro", "Before 2019, a Decision Review Officer (DRO) was a senior reviewer. The DRO decided.",
+         "Before 2019, a Decision Review Officer (DRO) was a senior reviewer."),
+        ("widows tax", "The SBP annuity was cut by the DIC amount, often called the widow's tax. It ended in 2023.",
+         "The SBP annuity was cut by the DIC amount, often called the widow's tax."),
     ],
 )
 def test_a_sources_defining_sentence_is_found(term, text, sentence):
@@ -479,3 +484,13 @@ def test_a_sources_defining_sentence_is_found(term, text, sentence):
 ])
 def test_a_sentence_that_only_uses_the_term_is_not_a_definition(term, text):
     assert definition_sentence_find(term=term, text=text) is None
+
+
+@pytest.mark.parametrize(("question", "candidates"), [
+    ("what was a DRO in the old appeals system", ("dro in the old appeals system", "dro")),
+    ("what is a MET for heart ratings", ("met for heart ratings", "met")),
+    ("what is a presumptive condition in plain english", ("presumptive condition",)),
+    ("what is the statement of the case", ("statement of the case",)),
+])
+def test_a_term_is_tried_whole_then_without_the_context_after_it(question, candidates):
+    assert term_candidates(term=definitional_term_extract(question=question)) == candidates

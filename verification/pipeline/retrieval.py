@@ -20,7 +20,12 @@ from verification.layers.relevance import relevance_filter
 from verification.layers.types import Refusal, SourceChunk
 from verification.pipeline.reply import cached, clean_verification, refused
 from verification.pipeline.state import AnswerState, Reply
-from verification.terminology import definition_sentence_find, definitional_term_extract, term_lookup_cached
+from verification.terminology import (
+    definition_sentence_find,
+    definitional_term_extract,
+    term_candidates,
+    term_lookup_cached,
+)
 
 logger = logging.getLogger("verification.answers")
 
@@ -60,21 +65,26 @@ def embed(state: AnswerState) -> AnswerState:
 
 
 def terminology(state: AnswerState) -> AnswerState:
-    """Answer "what is X" from the glossary; refuse a term nothing in the corpus uses; else go on."""
-    term = definitional_term_extract(question=state.text)
-    if not term:
+    """Answer "what is X" from the glossary; refuse a term nothing in the corpus uses; else go on.
+
+    "What was a DRO in the old appeals system": the term is tried whole, then without the context after it.
+    """
+    asked = definitional_term_extract(question=state.text)
+    if not asked:
         return replace(state, decision="not_definitional")
+    terms = term_candidates(term=asked)
     glossary = state.glossary
-    match = term_lookup_cached(term=term, glossary_version=kb.glossary_version(), loader=lambda: glossary)
-    if match.status == "found":
-        return _definition(state, term, match.terms[0])
-    if match.status == "ambiguous":
-        names = [d for d in (kb.term_definition_get(term=t) for t in match.terms) if d]
-        options = ", ".join(f"“{d.name}”" for d in names)
-        reply = Reply(answer=TERM_AMBIGUOUS.format(term=term, options=options), model=GLOSSARY_MODEL,
-                      routing_reason="terminology_ambiguous", verification=clean_verification(),
-                      suggestions=tuple(d.name for d in names)[:3])
-        return replace(state, reply=reply, decision="ambiguous")
+    for term in terms:
+        match = term_lookup_cached(term=term, glossary_version=kb.glossary_version(), loader=lambda: glossary)
+        if match.status == "found":
+            return _definition(state, term, match.terms[0])
+        if match.status == "ambiguous":
+            names = [d for d in (kb.term_definition_get(term=t) for t in match.terms) if d]
+            options = ", ".join(f"“{d.name}”" for d in names)
+            reply = Reply(answer=TERM_AMBIGUOUS.format(term=term, options=options), model=GLOSSARY_MODEL,
+                          routing_reason="terminology_ambiguous", verification=clean_verification(),
+                          suggestions=tuple(d.name for d in names)[:3])
+            return replace(state, reply=reply, decision="ambiguous")
     # Not in the glossary: a named code, form or benefit gets a grounded answer from retrieval; a term a
     # retrieved source defines ("Tinnitus, a ringing in the ears, is ...") is answered with that sentence; a
     # term the corpus only uses goes to retrieval; a term no source mentions is refused rather than defined
@@ -83,14 +93,16 @@ def terminology(state: AnswerState) -> AnswerState:
         return replace(state, decision="to_retrieval")
     probe = kb.chunks_search(query=state.text, query_vector=state.vector, top_k=settings.RETRIEVAL_TOP_K,
                              topic=state.topic, source=state.source, provider_name=state.provider_name)
-    for hit in probe:
-        if sentence := definition_sentence_find(term=term, text=hit.content):
-            return _source_definition(replace(state, retrieved=retrieved_rows(probe)), hit, sentence)
-    phrase = re.compile(r"(?<!\w)" + r"\W+".join(map(re.escape, term.split())) + r"(?!\w)", re.IGNORECASE)
-    if any(phrase.search(f"{hit.title} {hit.content}") for hit in probe[:TERM_PROBE_TOP_K]):
-        return replace(state, decision="to_retrieval")
+    for term in terms:
+        for hit in probe:
+            if sentence := definition_sentence_find(term=term, text=hit.content):
+                return _source_definition(replace(state, retrieved=retrieved_rows(probe)), hit, sentence)
+    for term in terms:
+        phrase = re.compile(r"(?<!\w)" + r"\W+".join(map(re.escape, term.split())) + r"(?!\w)", re.IGNORECASE)
+        if any(phrase.search(f"{hit.title} {hit.content}") for hit in probe[:TERM_PROBE_TOP_K]):
+            return replace(state, decision="to_retrieval")
     suggestions = match.suggestions or tuple(kb.suggestions_get(vector=state.vector, model_name=state.model_name))
-    refusal = refusal_build(reason="terminology_not_found", suggestions=suggestions, detail={"term": term})
+    refusal = refusal_build(reason="terminology_not_found", suggestions=suggestions, detail={"term": asked})
     return refused(state, refusal, "not_found")
 
 
