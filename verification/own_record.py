@@ -16,6 +16,7 @@ from verification.layers.refusal import VA_BENEFITS_PHONE
 DATA = Path(__file__).resolve().parent / "data" / "own_record.json"
 
 KIND_CLAIM_STATUS = "claim_status"
+KIND_DECISION = "decision"
 KIND_RATING = "rating"
 KIND_PAYMENT = "payment"
 KIND_DOCUMENTS = "documents"
@@ -27,6 +28,13 @@ OWN_RECORD_MESSAGES = {
         "yourself: sign in at VA.gov with a verified account, such as Login.gov or ID.me, and open the claim and "
         "appeal status tool. It shows your claim's stage, the evidence VA has received and anything VA still "
         "needs from you [1]."
+    ),
+    KIND_DECISION: (
+        "I can't see your VA records, so I can't tell you why VA decided your claim as it did. Your decision "
+        "letter gives the reasons: for each issue it says what VA decided, the evidence it looked at and why. "
+        "You can download it by signing in at VA.gov with a verified account, such as Login.gov or ID.me, and "
+        "opening the claim and appeal status tool [1]. If you disagree, you have one year from the date on the "
+        "letter to ask for a Supplemental Claim, a Higher-Level Review or a Board Appeal."
     ),
     KIND_RATING: (
         "I can't see your VA records, so I can't tell you your rating. You can see it by signing in at VA.gov "

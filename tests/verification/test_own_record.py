@@ -5,6 +5,7 @@ import pytest
 from verification.layers.refusal import VA_BENEFITS_PHONE
 from verification.own_record import (
     KIND_CLAIM_STATUS,
+    KIND_DECISION,
     KIND_DOCUMENTS,
     KIND_PAYMENT,
     KIND_RATING,
@@ -21,6 +22,10 @@ from verification.own_record import (
         ("What is the status of my appeal?", KIND_CLAIM_STATUS),
         ("Where is my claim?", KIND_CLAIM_STATUS),
         ("is my claim approved yet", KIND_CLAIM_STATUS),
+        ("is my appeal at the board yet", KIND_CLAIM_STATUS),
+        ("why did va deny my claim", KIND_DECISION),
+        ("Why was my rating reduced?", KIND_DECISION),
+        ("how much back pay am i going to get", KIND_PAYMENT),
         ("What’s my current rating?", KIND_RATING),
         ("whats my rating right now", KIND_RATING),
         ("what am i rated at", KIND_RATING),
@@ -39,6 +44,8 @@ def test_questions_about_the_askers_own_record_are_recognised(question, kind):
     "How long does a claim take?",
     "What's my rating for tinnitus going to be?",
     "What is the PTSD rating at 70 percent?",
+    "why do claims get denied",
+    "how much back pay will I get if my effective date was in 2020",
     "How is back pay calculated?",
     "When do VA payments get deposited each month?",
     "What form do I use to file a claim?",
@@ -57,7 +64,8 @@ def test_ratings_to_combine_are_a_calculation_not_a_record_lookup():
 
 
 def test_every_answer_says_where_the_record_lives_and_who_helps():
-    assert set(OWN_RECORD_MESSAGES) == {KIND_CLAIM_STATUS, KIND_RATING, KIND_PAYMENT, KIND_DOCUMENTS}
+    assert set(OWN_RECORD_MESSAGES) == {KIND_CLAIM_STATUS, KIND_DECISION, KIND_RATING, KIND_PAYMENT,
+                                       KIND_DOCUMENTS}
     assert all("VA.gov" in message for message in OWN_RECORD_MESSAGES.values())
     assert VA_BENEFITS_PHONE in OWN_RECORD_HELP and "accredited representative" in OWN_RECORD_HELP
 
