@@ -2,6 +2,7 @@
 
 Names and phrases match as whole words, case-insensitively, whatever punctuation or spacing separates the
 words ("post 9/11 gi bill", "dependents educational assistance"); where matches overlap the longest wins.
+Benefit names and topics are read from knowledge/seed/, lay terms from knowledge/phrases/lay_terms.yaml.
 """
 
 import functools
@@ -13,6 +14,7 @@ from pathlib import Path
 from typing import Literal
 
 from knowledge.patterns import dc_codes_match, va_forms_match
+from knowledge.phrase_tables import PHRASES_DIR, REGEX, TEXT, phrase_records_get
 
 __all__ = [
     "BENEFITS",
@@ -206,14 +208,12 @@ def topics_classify(*, text: str, topics: Mapping[str, Sequence[str]]) -> list[t
     return scored
 
 
-# Everyday words for what the rating schedule names otherwise. The embedding model hears "my knee bends to
-# 45 degrees" as close to the extension table as to the flexion one (both tables list 45 degrees), so the
-# schedule's word is added to the words that search and answer selection match on.
-LAY_TERMS: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"\b(?:bend|bends|bending|bent|flex|flexes)\b", re.IGNORECASE), "flexion"),
-    (re.compile(r"\b(?:straighten|straightens|straightening|straight)\b", re.IGNORECASE), "extension"),
-    (re.compile(r"\b(?:ringing|buzzing|ring)\b[^.?!]{0,20}\bears?\b|\bears?\b[^.?!]{0,20}\bring(?:ing|s)?\b",
-                re.IGNORECASE), "tinnitus"),
+# Everyday words for what the rating schedule names otherwise ("bends" → "flexion"): data, in
+# knowledge/phrases/lay_terms.yaml, whose comments say why the schedule's word is added.
+LAY_TERMS_FILE = PHRASES_DIR / "lay_terms.yaml"
+LAY_TERMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(record["pattern"], re.IGNORECASE), record["term"])
+    for record in phrase_records_get(path=LAY_TERMS_FILE, table="lay_terms", fields={"pattern": REGEX, "term": TEXT})
 )
 
 

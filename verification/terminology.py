@@ -8,6 +8,9 @@ factor"), not a how or a why ("explain how TDIU works").
 
 The glossary is a mapping of canonical term (lower case) to its aliases. Terms match case-, punctuation-
 and plural-insensitively ("P&T" = "p and t" = "P & T"; "buddy statements" = "buddy statement").
+
+The grammar of a definitional question is code, below; the words that make "what is X" a fact question are data
+(knowledge/phrases/terminology.yaml).
 """
 
 from __future__ import annotations
@@ -22,6 +25,8 @@ from types import MappingProxyType
 from typing import Any
 
 import cachetools
+
+from knowledge.phrase_tables import PHRASES_DIR, phrases_get
 
 STATUS_FOUND = "found"
 STATUS_AMBIGUOUS = "ambiguous"
@@ -120,93 +125,10 @@ _TRAILING_CONTEXT_RE = re.compile(
 _LEADING_ARTICLE_RE = re.compile(r"^(?:(?:a|an|the)\s+)+")
 _EDGE_PUNCT_RE = re.compile(r"^[\s\"'`()\[\]{}<>*_:;,.!?-]+|[\s\"'`()\[\]{}<>*_:;,.!?-]+$")
 
-# A term that contains one of these is a fact question about something, not a term to define.
-NOT_DEFINITIONAL_PHRASES: tuple[str, ...] = (
-    r"my",
-    r"me",
-    r"mine",
-    r"i",
-    r"i'm",
-    r"im",
-    r"i've",
-    r"our",
-    r"your",
-    r"you",
-    r"it",
-    r"its",
-    r"that",
-    r"this",
-    r"these",
-    r"those",
-    r"they",
-    r"them",
-    r"he",
-    r"she",
-    r"if",
-    r"when",
-    r"whether",
-    r"how",
-    r"why",
-    r"where",
-    r"which",
-    r"who",
-    r"should",
-    r"can",
-    r"could",
-    r"would",
-    r"will",
-    r"do",
-    r"does",
-    r"did",
-    r"deadline",
-    r"time limit",
-    r"limits?",
-    r"rating for",
-    r"rat(?:ing|ed|es) at",
-    # "the PTSD rating at 70 percent" asks for a level (a "0 percent rating" is a term).
-    r"[1-9]\d{0,2} ?(?:percent|per cent)",
-    r"rate for",
-    r"rates",
-    r"rated",
-    r"amount",
-    r"costs?",
-    r"pay",
-    r"paid",
-    r"pays",
-    r"worth",
-    r"status",
-    r"phone",
-    r"number for",
-    r"address",
-    r"hours",
-    r"best",
-    r"difference",
-    r"between",
-    r"vs",
-    r"versus",
-    r"next",
-    r"latest",
-    r"current",
-    r"today",
-    r"process",
-    r"steps",
-    r"way",
-    r"criteria",
-    r"requirements?",
-    r"for (?:a|an|the|my|me|someone|veterans?|spouses?|\d+)",
-    r"included",
-    r"covered",
-    r"considered",
-    r"required",
-    r"needed",
-    r"available",
-    r"allowed",
-    r"cfr",
-    # Codes and citations go to the entity check and retrieval, not the glossary.
-    r"\d{4,}",
-    r"\d{2}[a-z]?-\d\w*",
-    r"\d+\.\d+",
-)
+# A term that contains one of these is a fact question about something, not a term to define ("what is the
+# deadline to appeal"). Data, in knowledge/phrases/terminology.yaml, with the reason for each entry that needs one.
+TERMINOLOGY_PHRASES_FILE = PHRASES_DIR / "terminology.yaml"
+NOT_DEFINITIONAL_PHRASES = phrases_get(path=TERMINOLOGY_PHRASES_FILE, table="not_definitional_phrases")
 # Amounts and citations; outside the word-bounded table because "70%" has no boundary before "%".
 _NOT_DEFINITIONAL_SYMBOLS_RE = re.compile(r"[%$§]")
 # "What's in ...", "what's new with ...", "what's going on with ...": not a term.

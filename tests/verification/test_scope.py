@@ -3,6 +3,7 @@ import re
 
 import pytest
 
+from knowledge.phrase_tables import PhraseTableError
 from verification import scope
 from verification.layers.refusal import (
     MAX_ECHO_CHARS,
@@ -25,6 +26,7 @@ from verification.scope import (
     SCOPE_MESSAGE_OUTSIDE_BENEFITS,
     ScopeDecision,
     scope_check,
+    scope_tables_load,
 )
 
 SSA = "Social Security Administration"
@@ -363,3 +365,42 @@ def test_decision_is_frozen():
 def test_keyword_only():
     with pytest.raises(TypeError):
         scope_check("How do I apply for SSDI?")  # type: ignore[misc]
+
+
+def scope_file_edited(tmp_path, old, new):
+    """Return a copy of the shipped scope file with ``old`` (found once) replaced by ``new``, as a reviewer edits it."""
+    text = scope.SCOPE_PHRASES_FILE.read_text(encoding="utf-8")
+    assert text.count(old) == 1, old
+    path = tmp_path / "scope.yaml"
+    path.write_text(text.replace(old, new), encoding="utf-8")
+    return path
+
+
+def test_a_phrase_added_to_the_file_refuses_the_question(tmp_path):
+    question = "Knock knock, who's there?"
+    assert scope_check(question=question) == IN_SCOPE
+    path = scope_file_edited(tmp_path, "chit_chat_phrases:\n", "chit_chat_phrases:\n  - 'knock knock'\n")
+    decision = scope_check(question=question, tables=scope_tables_load(path=path))
+    assert (decision.in_scope, decision.category, decision.matched) == (False, CATEGORY_CHIT_CHAT, "knock knock")
+
+
+def test_a_phrase_removed_from_the_file_keeps_the_question(tmp_path):
+    question = "How do I apply for SSDI?"
+    assert scope_check(question=question).agency == SSA
+    path = scope_file_edited(tmp_path, "      - 'ssdi'\n", "")
+    assert scope_check(question=question, tables=scope_tables_load(path=path)) == IN_SCOPE
+
+
+def test_an_agency_rules_flag_in_the_file_decides_the_interplay(tmp_path):
+    # The state's rule refuses even with a VA rating in the question; without its flag the rating and "with"
+    # read as interplay, as for every other agency.
+    question = "Can I get a property tax exemption with my 100% VA rating?"
+    assert scope_check(question=question).agency == STATE_VA
+    path = scope_file_edited(tmp_path, "    va_interaction_in_scope: false\n", "")
+    assert scope_check(question=question, tables=scope_tables_load(path=path)) == IN_SCOPE
+
+
+def test_a_broken_scope_file_names_the_entry(tmp_path):
+    path = scope_file_edited(tmp_path, "      - 'ssdi'\n", "      - 'ssdi('\n")
+    with pytest.raises(PhraseTableError, match=r"scope\.yaml: other_agency_rules\[4\]\.phrases\[1\]: 'ssdi\('"):
+        scope_tables_load(path=path)
