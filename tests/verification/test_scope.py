@@ -47,6 +47,9 @@ OPM = "Office of Personnel Management"
 DOL = "Department of Labor (VETS)"
 DFAS = "Defense Finance and Accounting Service"
 HUD = "U.S. Department of Housing and Urban Development"
+VITAL_RECORDS = "State vital records office"
+MARKETPLACE = "Health Insurance Marketplace (CMS)"
+TSP = "Federal Retirement Thrift Investment Board"
 
 OTHER_AGENCY_QUESTIONS = [
     ("How do I apply for SSDI?", SSA),
@@ -95,6 +98,11 @@ OTHER_AGENCY_QUESTIONS = [
     ("How do I log in to myPay?", DFAS),
     ("Who do I call about my military pay?", DFAS),
     ("How do I apply for Section 8?", HUD),
+    ("where do i order a new copy of my birth certificate", VITAL_RECORDS),
+    ("can I get an Obamacare plan through healthcare.gov", MARKETPLACE),
+    ("should i move my tsp into the G fund", TSP),
+    ("can I get a concealed carry permit as a disabled veteran", STATE_VA),
+    ("does my state give veterans free college for their kids", STATE_VA),
     # A VA mention without any interaction word: the question is only about the other program.
     ("I'm rated 100% by VA, how do I sign up for Medicare?", MEDICARE),
     ("Does the VA handle Social Security retirement?", SSA),
@@ -110,6 +118,7 @@ MEDICAL_ADVICE_QUESTIONS = [
     "How do I treat my back pain at home?",
     "What are the side effects of sertraline?",
     "How many mg of aspirin can I take a day?",
+    "how much tylenol is too much",
     "Should I go to the ER for chest pain?",
 ]
 
@@ -125,6 +134,9 @@ CRISIS_QUESTIONS = [
     "I have suicidal thoughts and my claim was denied again",
     "I'm thinking of killing myself, is there any point filing an appeal?",
     "I\u2019ve been self-harming since I got out",
+    "my husband is a vet and he told me he wants to kill himself",
+    "my brother is suicidal since he got home, what do I do",
+    "my dad keeps talking about ending his life",
 ]
 
 CHIT_CHAT_QUESTIONS = [
@@ -139,6 +151,10 @@ CHIT_CHAT_QUESTIONS = [
     "Write me a poem",
     "What's your name?",
     "Are you a robot?",
+    "got any funny jokes",
+    "what movie should I watch this weekend",
+    "what is the capital of France",
+    "how many cups in a gallon",
 ]
 
 IN_SCOPE_QUESTIONS = [
@@ -221,6 +237,10 @@ OUTSIDE_BENEFITS_QUESTIONS = [
     "Does the GI Bill cover time travel school?",
     "Can I finance a boat with my VA home loan?",
     "My friend owes me money from deployment, how do I get it back?",
+    "what truck should i buy with my back pay",
+    "should I put my disability money into bitcoin",
+    "can the GI Bill pay for my wedding",
+    "what stocks should i pick",
 ]
 NEAR_DOMAIN_IN_SCOPE = [
     "How does divorce affect my VA disability?",
@@ -230,6 +250,13 @@ NEAR_DOMAIN_IN_SCOPE = [
     "Can I use the GI Bill for flight school?",
     "VA says I owe a debt, how do I pay it back?",
     "My ex owes me child support, can I get part of his VA pay?",
+    "My husband died by suicide, can I get DIC?",
+    "he hurt himself in training, can he still file a claim",
+    "Can VA help me buy a car? I lost the use of both legs",
+    "Do I need my son's birth certificate to add him as a dependent?",
+    "Does my TSP count as income for VA pension?",
+    "Can I keep CHAMPVA if I buy a marketplace plan?",
+    "does the state pay for my C&P exam",
 ]
 
 
@@ -402,5 +429,6 @@ def test_an_agency_rules_flag_in_the_file_decides_the_interplay(tmp_path):
 
 def test_a_broken_scope_file_names_the_entry(tmp_path):
     path = scope_file_edited(tmp_path, "      - 'ssdi'\n", "      - 'ssdi('\n")
-    with pytest.raises(PhraseTableError, match=r"scope\.yaml: other_agency_rules\[4\]\.phrases\[1\]: 'ssdi\('"):
+    rule = [r.agency for r in OTHER_AGENCY_RULES].index(SSA)
+    with pytest.raises(PhraseTableError, match=rf"scope\.yaml: other_agency_rules\[{rule}\]\.phrases\[1\]: 'ssdi\("):
         scope_tables_load(path=path)
