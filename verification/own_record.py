@@ -33,8 +33,8 @@ OWN_RECORD_MESSAGES = {
         "I can't see your VA records, so I can't tell you why VA decided your claim as it did. Your decision "
         "letter gives the reasons: for each issue it says what VA decided, the evidence it looked at and why. "
         "You can download it by signing in at VA.gov with a verified account, such as Login.gov or ID.me, and "
-        "opening the claim and appeal status tool [1]. If you disagree, you have one year from the date on the "
-        "letter to ask for a Supplemental Claim, a Higher-Level Review or a Board Appeal."
+        "opening the claim and appeal status tool [1]. If you disagree, the letter also says how to ask for a "
+        "decision review: a Supplemental Claim, a Higher-Level Review or a Board Appeal."
     ),
     KIND_RATING: (
         "I can't see your VA records, so I can't tell you your rating. You can see it by signing in at VA.gov "

@@ -29,7 +29,9 @@ Decisions recorded here, where the brief left them open:
 - State benefits (property tax, state bonus, plates, hunting licences) refuse even with a VA rating in the
   question: the state sets the rule, so a VA source can't answer it.
 - No "legal_representation" category: accredited representatives, VSOs and VA Form 21-22 are VA processes
-  the corpus covers, and unrelated legal matters (divorce, criminal) are rare and fall to retrieval.
+  the corpus covers. Unrelated legal matters (custody, bankruptcy, a DUI) go to the courts' rule, which keeps
+  a question in scope when it also asks how the matter meets a VA benefit ("my ex has custody, can my kids get
+  DEA").
 """
 
 from __future__ import annotations

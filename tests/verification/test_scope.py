@@ -50,6 +50,14 @@ HUD = "U.S. Department of Housing and Urban Development"
 VITAL_RECORDS = "State vital records office"
 MARKETPLACE = "Health Insurance Marketplace (CMS)"
 TSP = "Federal Retirement Thrift Investment Board"
+DMV = "State driver licensing agency"
+SBA = "Small Business Administration"
+DOD = "Department of Defense (ID cards and military life)"
+ELECTIONS = "Election offices"
+FAA = "Federal Aviation Administration"
+TSA = "Transportation Security Administration"
+COURTS = "Courts and legal aid"
+CREDIT = "Credit bureaus"
 
 OTHER_AGENCY_QUESTIONS = [
     ("How do I apply for SSDI?", SSA),
@@ -103,6 +111,15 @@ OTHER_AGENCY_QUESTIONS = [
     ("should i move my tsp into the G fund", TSP),
     ("can I get a concealed carry permit as a disabled veteran", STATE_VA),
     ("does my state give veterans free college for their kids", STATE_VA),
+    ("where do I renew my CDL", DMV),
+    ("how do I get an SBA loan to start a business", SBA),
+    ("how do i get a dependent ID card for my husband", DOD),
+    ("can I go back into the army at 45", DOD),
+    ("how do I request an absentee ballot from overseas", ELECTIONS),
+    ("what do I need for a pilots license", FAA),
+    ("can I take my pistol on a plane", TSA),
+    ("how do I get joint custody of my daughter", COURTS),
+    ("what's a good credit score", CREDIT),
     # A VA mention without any interaction word: the question is only about the other program.
     ("I'm rated 100% by VA, how do I sign up for Medicare?", MEDICARE),
     ("Does the VA handle Social Security retirement?", SSA),
@@ -155,6 +172,8 @@ CHIT_CHAT_QUESTIONS = [
     "what movie should I watch this weekend",
     "what is the capital of France",
     "how many cups in a gallon",
+    "who invented the telephone",
+    "can you help with my math homework",
 ]
 
 IN_SCOPE_QUESTIONS = [
@@ -257,6 +276,12 @@ NEAR_DOMAIN_IN_SCOPE = [
     "Does my TSP count as income for VA pension?",
     "Can I keep CHAMPVA if I buy a marketplace plan?",
     "does the state pay for my C&P exam",
+    "Can I use my GI Bill for CDL training?",
+    "Does VA look at my credit score for a VA home loan?",
+    "I was a recruiter in the army, can I claim my knee?",
+    "I reenlisted in 2010, does my GI Bill still count?",
+    "My ex has custody, can my kids still get DEA?",
+    "who wrote my C&P exam report",
 ]
 
 
