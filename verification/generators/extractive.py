@@ -59,6 +59,9 @@ _RATING_QUESTION_RE = re.compile(rf"\b(?:{_LEVELS_WORDS}|how much)\b|%", re.IGNO
 # A level the question asks about ("at 70 percent", "a 30% rating"): that level's criteria answer it.
 _LEVEL_ASKED_RE = re.compile(r"\b(\d{1,3})\s?(?:%|percent\b|per cent\b)", re.IGNORECASE)
 _ROW_LEVEL_RE = re.compile(r"^\s*(?:[-•*]\s*)?(\d{1,3})\s?%")
+# Words every rating question and table title share; a title naming the question's condition shares another.
+LEVEL_WORDS = content_words("rate rated rates rating ratings percent percentage level levels criteria evaluation "
+                            "disability disabilities code diagnostic dc schedule how much get")
 # A source holding the asked level's row leads when it matched at least this share of the best source.
 LEVEL_SOURCE_FLOOR = 0.8
 W_LEVEL = 0.2
@@ -124,6 +127,14 @@ def extractive_generate(
 
     sources = sorted(chunks, key=lambda c: (not named(c), -c.score))
     read = sources[:MAX_SOURCE_CHUNKS]
+    if _LEVELS_QUESTION_RE.search(question) and not _COMBINED_RE.search(question) and read and \
+            not any(chunk_types.get(c.chunk_id) == "rating_table" for c in read):
+        # "How does VA rate PTSD?": no table among the best few, but a lower-ranked one is titled with the
+        # condition the question names; the levels are what was asked, so it takes the last place.
+        asked = q_words - LEVEL_WORDS
+        titled = [c for c in sources[len(read):]
+                  if chunk_types.get(c.chunk_id) == "rating_table" and asked & content_words(c.title)]
+        read[-1:] = titled[:1] or read[-1:]
     if levels and read and not any(holds_level(c) for c in read):
         # The level asked about is a row of a source ranked lower: it takes the last place.
         read[-1:] = [c for c in sources if holds_level(c)][:1] or read[-1:]
