@@ -1,4 +1,5 @@
-"""Benchmark ingestion and retrieval on the bundled corpus, the real vbkb corpus and 100,000 synthetic vectors.
+"""Benchmark ingestion and retrieval on the bundled corpus, the real vbkb corpus and 100,000 synthetic vectors,
+and the answer pipeline and answer cache above them (so it lives here, not in ``knowledge``).
 
 Runs in a database of its own (``<name>_bench``) so the served knowledge base is never touched.
 """
@@ -20,6 +21,8 @@ from knowledge.embeddings import embedding_provider_get
 from knowledge.models import Chunk, ChunkEmbedding, ChunkEntity
 from knowledge.selectors import chunks_search
 from knowledge.services import bundled_corpus_paths, corpus_ingest
+from verification.bench_review import answer_cache_bench
+from verification.services import answer_question
 
 SHARED = Path(settings.BASE_DIR).parent / "shared" / "data"
 
@@ -42,8 +45,6 @@ class Command(BaseCommand):
         results = {"embedding_model": provider.model_name}
         results["bundled"] = self._corpus(bundled_corpus_paths(), "vbkb", options["queries"])
         results["answer_pipeline"] = self._pipeline()
-        from verification.bench_review import answer_cache_bench
-
         results["answer_cache"] = answer_cache_bench(stored_answers=options["synthetic"], queries=options["queries"])
         if options["synthetic"]:
             results["hybrid_at_scale"] = self._hybrid_at_scale(options["synthetic"], options["queries"])
@@ -126,8 +127,6 @@ class Command(BaseCommand):
         The first pass meets most chunks for the first time, so their sentence vectors, facts and words are
         read and derived then; the second pass is a running server's steady state, with those kept in memory.
         """
-        from verification.services import answer_question
-
         golden = Path(settings.BASE_DIR) / "tests" / "golden" / "golden.jsonl"
         questions = [json.loads(line)["question"] for line in golden.read_text().splitlines() if line.strip()]
         answer_question(question="warm up the caches", use_cache=False)
