@@ -216,3 +216,14 @@ def test_a_table_titled_with_the_asked_condition_is_read_from_below_the_best_few
     # Not a rating table, or not titled with the condition asked about: the best few answer alone.
     assert "- 70%" not in answer("How does VA rate PTSD?", {})
     assert "- 70%" not in answer("How does VA rate tinnitus?", {2: "rating_table"})
+
+
+def test_a_lower_ranked_table_that_names_no_condition_is_not_pulled_up():
+    prose = {n: [(f"Mental health claims need a diagnosis and a stressor, note {n}.", ON_TOPIC)] for n in (3, 4, 5)}
+    scores = {3: 0.8, 4: 0.79, 5: 0.78, 2: 0.7}
+    titles = {2: "Monthly pay rates by rating", 3: "Stressors", 4: "Evidence", 5: "Two diagnoses"}
+    chunks = [SourceChunk(number=n, chunk_id=cid, entry_id=f"e{cid}", title=titles[cid], url="https://www.va.gov/x",
+                          content="", score=scores[cid]) for n, cid in enumerate(scores, start=1)]
+    text = extractive_generate(question="what does a rating pay", question_vector=QUESTION_VECTOR, chunks=chunks,
+                               units={**prose, 2: PTSD_TABLE}, chunk_types={2: "rating_table"}).text
+    assert "- 70%" not in text

@@ -129,12 +129,13 @@ def extractive_generate(
     read = sources[:MAX_SOURCE_CHUNKS]
     if _LEVELS_QUESTION_RE.search(question) and not _COMBINED_RE.search(question) and read and \
             not any(chunk_types.get(c.chunk_id) == "rating_table" for c in read):
-        # "How does VA rate PTSD?": no table among the best few, but a lower-ranked one is titled with the
-        # condition the question names; the levels are what was asked, so it takes the last place.
+        # "How does VA rate PTSD?": no table among the best few, but a lower-ranked one is a condition's table
+        # (its title names the code) titled with a word of the question; the levels are what was asked, so it
+        # is read too.
         asked = q_words - LEVEL_WORDS
-        titled = [c for c in sources[len(read):]
-                  if chunk_types.get(c.chunk_id) == "rating_table" and asked & content_words(c.title)]
-        read[-1:] = titled[:1] or read[-1:]
+        titled = [c for c in sources[len(read):] if chunk_types.get(c.chunk_id) == "rating_table"
+                  and dc_codes_find(c.title) and asked & content_words(c.title)]
+        read += titled[:1]
     if levels and read and not any(holds_level(c) for c in read):
         # The level asked about is a row of a source ranked lower: it takes the last place.
         read[-1:] = [c for c in sources if holds_level(c)][:1] or read[-1:]
