@@ -227,3 +227,12 @@ def test_a_lower_ranked_table_that_names_no_condition_is_not_pulled_up():
     text = extractive_generate(question="what does a rating pay", question_vector=QUESTION_VECTOR, chunks=chunks,
                                units={**prose, 2: PTSD_TABLE}, chunk_types={2: "rating_table"}).text
     assert "- 70%" not in text
+
+
+def test_an_application_question_is_answered_with_the_form():
+    rules = [("Individual Unemployability needs a disability that keeps you from steady work.", ON_TOPIC)]
+    form = [("You apply for Individual Unemployability on VA Form 21-8940 with your employment history.", OFF)]
+    units, scores = {1: rules, 2: form}, {1: 0.72, 2: 0.6}
+    assert "21-8940" in generate("how do i apply for unemployability", units, scores).text
+    # Not asked how to apply: the form's sentence is too far from the question to join.
+    assert "21-8940" not in generate("what does unemployability need", units, scores).text
