@@ -120,6 +120,7 @@ OTHER_AGENCY_QUESTIONS = [
     ("can I take my pistol on a plane", TSA),
     ("how do I get joint custody of my daughter", COURTS),
     ("what's a good credit score", CREDIT),
+    ("when is the next stimulus check coming", IRS),
     # A VA mention without any interaction word: the question is only about the other program.
     ("I'm rated 100% by VA, how do I sign up for Medicare?", MEDICARE),
     ("Does the VA handle Social Security retirement?", SSA),
@@ -174,6 +175,7 @@ CHIT_CHAT_QUESTIONS = [
     "how many cups in a gallon",
     "who invented the telephone",
     "can you help with my math homework",
+    "who should I vote for",
 ]
 
 IN_SCOPE_QUESTIONS = [
@@ -260,6 +262,9 @@ OUTSIDE_BENEFITS_QUESTIONS = [
     "should I put my disability money into bitcoin",
     "can the GI Bill pay for my wedding",
     "what stocks should i pick",
+    "will VA pay my cat's vet bills",
+    "can I use a VA loan on a timeshare",
+    "any military discounts at Lowe's?",
 ]
 NEAR_DOMAIN_IN_SCOPE = [
     "How does divorce affect my VA disability?",
@@ -282,6 +287,8 @@ NEAR_DOMAIN_IN_SCOPE = [
     "I reenlisted in 2010, does my GI Bill still count?",
     "My ex has custody, can my kids still get DEA?",
     "who wrote my C&P exam report",
+    "Does VA pay for my service dog's vet bills?",
+    "did Biden sign the PACT Act",
 ]
 
 
