@@ -13,11 +13,19 @@ from dataclasses import replace
 
 from verification.layers.types import RelevanceResult, SourceChunk
 
+# Once the best chunk clears θmin, a chunk among the first LEXICAL_COMPANION_RANKS full-text hits is kept
+# down to θmin − LEXICAL_COMPANION_MARGIN: "how do I apply for unemployability" is short and its rare word
+# moves the vector little, so the page on VA Form 21-8940 scores just under θmin though full text ranks it
+# first. The decision to answer still rests on the best chunk alone.
+LEXICAL_COMPANION_RANKS = 3
+LEXICAL_COMPANION_MARGIN = 0.08
+
 
 def relevance_filter(
     *, chunks: Sequence[SourceChunk], theta_min: float, top_k: int, weak_threshold: float
 ) -> RelevanceResult:
-    """Return the best ``top_k`` chunks scoring at least ``theta_min``, renumbered 1..n by score.
+    """Return the best ``top_k`` chunks scoring at least ``theta_min``, renumbered 1..n by score, with the top
+    full-text hits a little below it when the best clears it (LEXICAL_COMPANION_*).
 
     A chunk retrieved twice (vector and full-text hits) counts once, at its best score. ``best_score`` is the
     best over every chunk given, kept or not, so a refusal can say how close retrieval came.
@@ -33,9 +41,17 @@ def relevance_filter(
             best_by_chunk[chunk.chunk_id] = chunk
     # sorted() is stable: equal scores keep the retriever's order.
     ranked = sorted(best_by_chunk.values(), key=lambda chunk: -chunk.score)
+    answerable = bool(ranked) and ranked[0].score >= theta_min
+
+    def relevant(chunk: SourceChunk) -> bool:
+        return chunk.score >= theta_min or (
+            answerable and 0 < chunk.lexical_rank <= LEXICAL_COMPANION_RANKS
+            and chunk.score >= theta_min - LEXICAL_COMPANION_MARGIN
+        )
+
     kept = tuple(
         replace(chunk, number=number)
-        for number, chunk in enumerate((chunk for chunk in ranked if chunk.score >= theta_min), start=1)
+        for number, chunk in enumerate((chunk for chunk in ranked if relevant(chunk)), start=1)
         if number <= top_k
     )
     best_score = ranked[0].score if ranked else 0.0

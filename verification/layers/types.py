@@ -23,6 +23,7 @@ class SourceChunk:
     score: float
     topic: str = ""
     diagnostic_code: str = ""
+    lexical_rank: int = 0  # its rank among full-text hits, 0 when full-text search did not find it
 
 
 @dataclass(frozen=True, slots=True)

@@ -166,7 +166,8 @@ def retrieve(state: AnswerState) -> AnswerState:
     )
     chunks = tuple(
         SourceChunk(number=h.rank, chunk_id=h.chunk_id, entry_id=h.entry_id, title=h.title, url=h.url,
-                    content=h.content, score=h.similarity, topic=h.topic, diagnostic_code=h.diagnostic_code)
+                    content=h.content, score=h.similarity, topic=h.topic, diagnostic_code=h.diagnostic_code,
+                    lexical_rank=h.ranks.get("lexical", 0))
         for h in hits
     )
     return replace(

@@ -103,3 +103,18 @@ def test_result_is_frozen_and_serialisable():
     with pytest.raises(AttributeError):
         result.refuse = True  # type: ignore[misc]
     assert result.to_dict() == {"kept": [703], "best_score": 0.71, "weak_retrieval": False, "refuse": False}
+
+
+def test_a_top_full_text_hit_just_under_theta_joins_an_answerable_question():
+    best = replace(TINNITUS, number=1, chunk_id=1, score=0.50)
+    lexical = replace(PTSD, number=2, chunk_id=2, score=0.40, lexical_rank=1)
+    dense_only = replace(PACT_ACT, number=3, chunk_id=3, score=0.40)
+    far = replace(HIGHER_LEVEL_REVIEW, number=4, chunk_id=4, score=0.30, lexical_rank=2)
+    result = relevance_filter(chunks=[best, lexical, dense_only, far], **WHITEPAPER)
+    assert [chunk.chunk_id for chunk in result.kept] == [1, 2]
+
+
+def test_full_text_hits_alone_do_not_make_a_question_answerable():
+    lexical = replace(PTSD, number=1, chunk_id=1, score=0.44, lexical_rank=1)
+    result = relevance_filter(chunks=[lexical], **WHITEPAPER)
+    assert result.refuse and not result.kept
