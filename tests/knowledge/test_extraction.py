@@ -20,7 +20,7 @@ REQUIRED_BENEFITS = {
 }
 REQUIRED_TOPICS = {
     "disability_ratings", "claims", "appeals", "presumptive_conditions", "pension", "survivors_dependents",
-    "healthcare_benefits", "education_benefits", "vocational_rehabilitation", "home_loans", "forms",
+    "healthcare_benefits", "education_benefits", "vocational_rehabilitation", "home_loans", "forms", "life_insurance",
 }
 TERMS = {
     "nexus letter": "Nexus letter",
