@@ -412,3 +412,22 @@ def definition_sentence_find(*, term: str, text: str) -> str | None:
         if any(pattern.search(sentence) for pattern in (defines, appositive, named, abbreviation)):
             return sentence.strip()
     return None
+
+
+# A source's definition is its defining sentence and the one after it when both fit in this many characters:
+# "often called the widow's tax" says what it was; the next sentence says that it ended.
+DEFINITION_MAX_CHARS = 450
+_ROW_START_RE = re.compile(r"^\s*(?:[-•*]|\d{1,3}\s?%)")
+
+
+def definition_passage_find(*, term: str, text: str) -> tuple[str, ...]:
+    """Return the sentence of ``text`` that defines ``term`` and the sentence after it when it fits, or ()."""
+    sentence = definition_sentence_find(term=term, text=text)
+    if sentence is None:
+        return ()
+    sentences = [s.strip() for s in _SENTENCE_SPLIT_RE.split(text.strip())]
+    following = sentences[sentences.index(sentence) + 1:][:1]
+    if following and len(sentence) + len(following[0]) < DEFINITION_MAX_CHARS and "\n" not in following[0] \
+            and not _ROW_START_RE.match(following[0]) and not following[0].endswith(":"):
+        return sentence, following[0]
+    return (sentence,)

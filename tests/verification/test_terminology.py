@@ -13,6 +13,7 @@ from verification.terminology import (
     STATUS_NOT_FOUND,
     TermMatch,
     TtlLruCache,
+    definition_passage_find,
     definition_sentence_find,
     definitional_term_extract,
     glossary_cache,
@@ -494,3 +495,13 @@ def test_a_sentence_that_only_uses_the_term_is_not_a_definition(term, text):
 ])
 def test_a_term_is_tried_whole_then_without_the_context_after_it(question, candidates):
     assert term_candidates(term=definitional_term_extract(question=question)) == candidates
+
+
+def test_a_definition_keeps_the_sentence_after_it_when_it_fits():
+    text = ("Pay was cut by the DIC amount, often called the widow's tax. The offset ended in 2023. "
+            "Other rules apply.")
+    assert definition_passage_find(term="widows tax", text=text) == (
+        "Pay was cut by the DIC amount, often called the widow's tax.", "The offset ended in 2023.")
+    table = "A MET is a unit of energy. Levels:\n10% — more than 7 METs"
+    assert definition_passage_find(term="met", text=table) == ("A MET is a unit of energy.",)
+    assert definition_passage_find(term="widget", text=text) == ()

@@ -21,7 +21,7 @@ from verification.layers.types import Refusal, SourceChunk
 from verification.pipeline.reply import cached, clean_verification, refused
 from verification.pipeline.state import AnswerState, Reply
 from verification.terminology import (
-    definition_sentence_find,
+    definition_passage_find,
     definitional_term_extract,
     term_candidates,
     term_lookup_cached,
@@ -95,8 +95,8 @@ def terminology(state: AnswerState) -> AnswerState:
                              topic=state.topic, source=state.source, provider_name=state.provider_name)
     for term in terms:
         for hit in probe:
-            if sentence := definition_sentence_find(term=term, text=hit.content):
-                return _source_definition(replace(state, retrieved=retrieved_rows(probe)), hit, sentence)
+            if passage := definition_passage_find(term=term, text=hit.content):
+                return _source_definition(replace(state, retrieved=retrieved_rows(probe)), hit, passage)
     for term in terms:
         phrase = re.compile(r"(?<!\w)" + r"\W+".join(map(re.escape, term.split())) + r"(?!\w)", re.IGNORECASE)
         if any(phrase.search(f"{hit.title} {hit.content}") for hit in probe[:TERM_PROBE_TOP_K]):
@@ -106,16 +106,17 @@ def terminology(state: AnswerState) -> AnswerState:
     return refused(state, refusal, "not_found")
 
 
-def _source_definition(state: AnswerState, hit: kb.ChunkHit, sentence: str) -> AnswerState:
-    """Answer with the sentence of a retrieved source that defines the term, cited."""
+def _source_definition(state: AnswerState, hit: kb.ChunkHit, passage: tuple[str, ...]) -> AnswerState:
+    """Answer with the sentences of a retrieved source that define the term, cited."""
     confidence = answer_confidence(best_score=hit.similarity, citation_score=1.0)
     assessment = confidence_assess(best_score=hit.similarity, warning_below=state.limits["warning"],
                                    confidence=confidence)
     reply = Reply(
-        answer=_cited(sentence), model=EXTRACTIVE, routing_reason="terminology_source",
+        answer=" ".join(map(_cited, passage)), model=EXTRACTIVE, routing_reason="terminology_source",
         verification=clean_verification(), confidence=confidence, warning=assessment.warning,
         report=bool(assessment.warning), cited=((hit.chunk_id, hit.source_id, 1),),
-        citations=({"number": 1, "chunk_id": hit.entry_id, "url": hit.url, "title": hit.title, "quote": sentence},),
+        citations=({"number": 1, "chunk_id": hit.entry_id, "url": hit.url, "title": hit.title,
+                    "quote": " ".join(passage)},),
     )
     return replace(state, reply=reply, best_score=hit.similarity, decision=f"defined_in:{hit.entry_id}")
 
