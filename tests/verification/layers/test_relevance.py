@@ -114,7 +114,15 @@ def test_a_top_full_text_hit_just_under_theta_joins_an_answerable_question():
     assert [chunk.chunk_id for chunk in result.kept] == [1, 2]
 
 
-def test_full_text_hits_alone_do_not_make_a_question_answerable():
-    lexical = replace(PTSD, number=1, chunk_id=1, score=0.44, lexical_rank=1)
-    result = relevance_filter(chunks=[lexical], **WHITEPAPER)
+def test_a_top_full_text_hit_just_under_theta_makes_a_question_answerable_alone():
+    agreed = replace(PTSD, number=1, chunk_id=1, score=0.40, lexical_rank=3)
+    result = relevance_filter(chunks=[agreed], **WHITEPAPER)
+    assert not result.refuse and [c.chunk_id for c in result.kept] == [1] and result.weak_retrieval
+
+
+def test_dense_hits_under_theta_or_full_text_hits_far_under_it_are_refused():
+    dense_only = replace(PTSD, number=1, chunk_id=1, score=0.44)
+    far_lexical = replace(TINNITUS, number=2, chunk_id=2, score=0.30, lexical_rank=1)
+    low_lexical_rank = replace(PACT_ACT, number=3, chunk_id=3, score=0.44, lexical_rank=4)
+    result = relevance_filter(chunks=[dense_only, far_lexical, low_lexical_rank], **WHITEPAPER)
     assert result.refuse and not result.kept
