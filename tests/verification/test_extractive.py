@@ -236,3 +236,17 @@ def test_an_application_question_is_answered_with_the_form():
     assert "21-8940" in generate("how do i apply for unemployability", units, scores).text
     # Not asked how to apply: the form's sentence is too far from the question to join.
     assert "21-8940" not in generate("what does unemployability need", units, scores).text
+
+
+def test_the_benefits_own_name_does_not_decide_which_of_its_sources_answers():
+    overview = [("Voc rehab helps veterans with service-connected disabilities find and keep suitable jobs.", ON_TOPIC)]
+    stipend = [("While in a training plan you receive a monthly subsistence stipend.", LEAD)]
+    units = {1: overview, 2: stipend}
+    chunks = [chunk(1, 1, 0.7), chunk(2, 2, 0.65)]
+
+    def lead(**kwargs):
+        return extractive_generate(question="does voc rehab pay a monthly stipend", question_vector=QUESTION_VECTOR,
+                                   chunks=chunks, units=units, **kwargs).text.split(" [")[0]
+
+    assert lead().startswith("Voc rehab helps")
+    assert lead(name_words=frozenset({"voc", "rehab"})).startswith("While in a training plan")

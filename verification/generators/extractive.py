@@ -107,6 +107,7 @@ def extractive_generate(
     chunk_types: Mapping[int, str] | None = None,
     codes: Sequence[str] = (),
     condition_names: Mapping[str, str] | None = None,
+    name_words: frozenset[str] = frozenset(),
 ) -> Generation:
     """Return a cited answer built from the chunks' own sentences; empty text when nothing fits.
 
@@ -120,6 +121,9 @@ def extractive_generate(
     """
     chunk_types = chunk_types or {}
     q_words = content_words(question)
+    # "Does voc rehab pay a monthly stipend": every VR&E source matches "voc rehab"; the words left say which
+    # one answers, so the benefit's own name (``name_words``) does not count toward a sentence's overlap.
+    aspect_words = (q_words - name_words) or q_words
     q_entities = set(dc_codes_find(question)) | set(va_forms_find(question)) | set(codes)
     wants_number = bool(_QUANTITY_QUESTION_RE.search(question))
     wants_form = bool(_APPLY_QUESTION_RE.search(question))
@@ -161,7 +165,7 @@ def extractive_generate(
         scored = []
         for position, (text, vector) in enumerate(units.get(chunk.chunk_id, ())):
             unit = Unit(chunk.number, position, text, np.asarray(vector, dtype=np.float32))
-            score = _unit_score(unit, question_vector, q_words, q_entities, chunk_match, wants_number, wants_form)
+            score = _unit_score(unit, question_vector, aspect_words, q_entities, chunk_match, wants_number, wants_form)
             scored.append((score + (W_LEVEL if levels & _row_levels(text) else 0.0), unit))
         if scored:
             by_chunk[chunk.number] = scored
@@ -372,7 +376,7 @@ class ExtractiveGenerator:
 
     def generate(self, *, question: str, chunks: Sequence[SourceChunk], context: GenerationContext) -> Generation:
         from knowledge import selectors as kb
-        from knowledge.extraction import lay_terms_expand
+        from knowledge.extraction import entities_extract, lay_terms_expand
         from knowledge.services import chunk_units_build
 
         pairs = [(c.chunk_id, c.content) for c in chunks]
@@ -384,4 +388,5 @@ class ExtractiveGenerator:
             question=lay_terms_expand(text=question), question_vector=context.question_vector, chunks=chunks,
             units=units, chunk_types=context.chunk_types, codes=context.codes,
             condition_names=kb.condition_names_get(),
+            name_words=content_words(" ".join(e.text for e in entities_extract(text=question) if e.type == "benefit")),
         )
