@@ -2,8 +2,11 @@
 (no Docker engine here to run the compose file itself)."""
 
 import shlex
+import shutil
+import subprocess
 from pathlib import Path
 
+import pytest
 import yaml
 
 from operations.prod_local import PREPARE, SERVICES
@@ -35,3 +38,27 @@ def test_the_stores_are_postgres_with_pgvector_and_redis():
     assert app["environment"]["DATABASE_URL"].startswith("postgres://")
     assert app["environment"]["REDIS_URL"].startswith("redis://")
     assert all(compose[name]["environment"]["SECRET_KEY"].startswith("${SECRET_KEY:?") for name in SERVICES)
+
+
+def compose_cli() -> list[str] | None:
+    """`docker compose` (the v2 plugin), else Debian's `docker-compose`, else None."""
+    if shutil.which("docker") and subprocess.run(["docker", "compose", "version"], capture_output=True).returncode == 0:
+        return ["docker", "compose"]
+    if shutil.which("docker-compose"):
+        return ["docker-compose"]
+    return None
+
+
+def test_docker_compose_config_validates_the_file_when_a_compose_cli_is_installed():
+    cli = compose_cli()
+    if cli is None:
+        pytest.skip("no docker compose CLI here: the service and command comparison above stands in for it")
+    env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "SECRET_KEY": "compose-config-check"}
+    done = subprocess.run([*cli, "-f", str(COMPOSE), "config", "--services"], capture_output=True, text=True,
+                          env=env, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert set(done.stdout.split()) == {*SERVICES, "db", "redis"}
+    # The secret is required: without it the file does not resolve.
+    missing = subprocess.run([*cli, "-f", str(COMPOSE), "config"], capture_output=True, text=True,
+                             env={"PATH": env["PATH"]}, timeout=120)
+    assert missing.returncode != 0 and "SECRET_KEY" in missing.stderr
