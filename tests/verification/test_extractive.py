@@ -200,33 +200,27 @@ def test_a_sentence_leaning_on_the_one_before_brings_it_along():
     assert result.text.index("within one year") < result.text.index("that year")
 
 
+def table_below_the_best_few(question: str, table_title: str, types: dict[int, str]) -> str:
+    """Three prose sources above a PTSD-style table titled ``table_title``, ranked fourth."""
+    prose = {n: [(f"Mental health claims need a diagnosis and a stressor, note {n}.", ON_TOPIC)] for n in (3, 4, 5)}
+    scores = {3: 0.8, 4: 0.79, 5: 0.78, 2: 0.7}
+    titles = {2: table_title, 3: "Stressors", 4: "Evidence", 5: "Two diagnoses"}
+    chunks = [SourceChunk(number=n, chunk_id=cid, entry_id=f"e{cid}", title=titles[cid], url="https://www.va.gov/x",
+                          content="", score=scores[cid]) for n, cid in enumerate(scores, start=1)]
+    return extractive_generate(question=question, question_vector=QUESTION_VECTOR, chunks=chunks,
+                               units={**prose, 2: PTSD_TABLE}, chunk_types=types).text
+
+
 def test_a_table_titled_with_the_asked_condition_is_read_from_below_the_best_few():
-    prose = {n: [(f"Mental health claims need a diagnosis and a stressor, note {n}.", ON_TOPIC)] for n in (3, 4, 5)}
-    scores = {3: 0.8, 4: 0.79, 5: 0.78, 2: 0.7}
-    titles = {2: "PTSD rating, DC 9411", 3: "Stressors", 4: "Evidence", 5: "Two diagnoses"}
-    chunks = [SourceChunk(number=n, chunk_id=cid, entry_id=f"e{cid}", title=titles[cid], url="https://www.va.gov/x",
-                          content="", score=scores[cid]) for n, cid in enumerate(scores, start=1)]
-
-    def answer(question, types):
-        return extractive_generate(question=question, question_vector=QUESTION_VECTOR, chunks=chunks,
-                                   units={**prose, 2: PTSD_TABLE}, chunk_types=types).text
-
-    assert re.findall(r"^- (\d+)%", answer("How does VA rate PTSD?", {2: "rating_table"}), re.MULTILINE) == \
-        ["0", "30", "70", "100"]
-    # Not a rating table, or not titled with the condition asked about: the best few answer alone.
-    assert "- 70%" not in answer("How does VA rate PTSD?", {})
-    assert "- 70%" not in answer("How does VA rate tinnitus?", {2: "rating_table"})
-
-
-def test_a_lower_ranked_table_that_names_no_condition_is_not_pulled_up():
-    prose = {n: [(f"Mental health claims need a diagnosis and a stressor, note {n}.", ON_TOPIC)] for n in (3, 4, 5)}
-    scores = {3: 0.8, 4: 0.79, 5: 0.78, 2: 0.7}
-    titles = {2: "Monthly pay rates by rating", 3: "Stressors", 4: "Evidence", 5: "Two diagnoses"}
-    chunks = [SourceChunk(number=n, chunk_id=cid, entry_id=f"e{cid}", title=titles[cid], url="https://www.va.gov/x",
-                          content="", score=scores[cid]) for n, cid in enumerate(scores, start=1)]
-    text = extractive_generate(question="what does a rating pay", question_vector=QUESTION_VECTOR, chunks=chunks,
-                               units={**prose, 2: PTSD_TABLE}, chunk_types={2: "rating_table"}).text
-    assert "- 70%" not in text
+    table = {2: "rating_table"}
+    levels = re.findall(r"^- (\d+)%", table_below_the_best_few("How does VA rate PTSD?", "PTSD rating, DC 9411", table),
+                        re.MULTILINE)
+    assert levels == ["0", "30", "70", "100"]
+    # Not a rating table, not titled with the condition asked about, or a table naming no condition's code: the
+    # best few answer alone.
+    assert "- 70%" not in table_below_the_best_few("How does VA rate PTSD?", "PTSD rating, DC 9411", {})
+    assert "- 70%" not in table_below_the_best_few("How does VA rate tinnitus?", "PTSD rating, DC 9411", table)
+    assert "- 70%" not in table_below_the_best_few("what does a rating pay", "Monthly pay rates by rating", table)
 
 
 def test_an_application_question_is_answered_with_the_form():
