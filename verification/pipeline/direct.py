@@ -1,5 +1,6 @@
-"""Answers no generator writes: combined ratings computed by 38 CFR 4.25 and 4.26, where the asker's own
-record lives, and what another agency's document (DD-214, SF-180, ...) is and how to get it."""
+"""Answers no generator writes: combined ratings computed by 38 CFR 4.25 and 4.26, the monthly amount of one
+rating read off VA's rates table, where the asker's own record lives, and what another agency's document
+(DD-214, SF-180, ...) is and how to get it."""
 
 from __future__ import annotations
 
@@ -117,6 +118,76 @@ def _numbers(result: CombinedRating) -> set[str]:
     if result.bilateral:
         values += [result.bilateral.combined, result.bilateral.value]
     return {str(v) for v in values}
+
+
+# ---- what one rating pays ----
+
+PAY_RATE_MODEL = "extractive"
+# VA's page of monthly compensation for a veteran alone; its chunk lists one "70% — $1,808.45" row per level.
+PAY_RATES_URL_SUFFIX = "/disability/compensation-rates/veteran-rates/"
+_LEVEL = r"(?<![\d.$])(?:100|[1-9]0|0)\s?(?:%|percent\b|per cent\b)"
+_PAY_LEVEL_RE = re.compile(r"(?<![\d.$])(?P<level>100|[1-9]0|0)\s?(?:%|percent\b|per cent\b)", re.IGNORECASE)
+# Asking what a level pays: "how much is 70 percent", "what does 50% pay", "the 2025 rate for 100 percent",
+# "70 percent per month". A level that is only the asker's context ("I'm rated 50%. Do I pay copays?") is not.
+_PAY_QUESTION_RE = re.compile(
+    rf"\bhow much (?:money )?(?:is|does|do|will|would|for|can|are|was|i get for|you get for)?\b[^.?!]{{0,40}}?{_LEVEL}"
+    rf"|{_LEVEL}(?: rating)?\s+(?:pay|pays|worth)(?:\s+(?:a|per|each) month)?\s*(?:\?|$)"
+    rf"|\b(?:rate|amount|payment|compensation) (?:for|of|at) (?:a |an )?{_LEVEL}"
+    rf"|{_LEVEL}[^.?!]{{0,20}}\b(?:per month|a month|monthly)\b",
+    re.IGNORECASE,
+)
+# Other amounts the rates table does not give: back pay, SMC, TDIU, DIC, pension, copays, incarceration.
+_OTHER_AMOUNT_RE = re.compile(r"\b(?:back ?pay|retro\w*|co-?pays?|smc|special monthly|tdiu|unemployability|dic|"
+                              r"pension|incarcerat\w*|jail|prison|extra|additional|more for)\b", re.IGNORECASE)
+_SENTENCE_RE = re.compile(r"(?<=[.!?])\s+")
+
+
+def pay_level_asked(text: str) -> int | None:
+    """The one rating level a "how much does it pay" question asks about, or None."""
+    levels = {int(m.group("level")) for m in _PAY_LEVEL_RE.finditer(text)}
+    if len(levels) != 1 or not _PAY_QUESTION_RE.search(text) or _OTHER_AMOUNT_RE.search(text):
+        return None
+    return levels.pop()
+
+
+def asks_pay_rate(state: AnswerState) -> bool:
+    return combined_question_parse(text=state.text) is None and pay_level_asked(state.text) is not None
+
+
+def pay_rate(state: AnswerState) -> AnswerState:
+    """Answer "how much is a 70 percent rating a month" with that level's row of VA's rates table, its lead
+    and what the table says about family and taxes, word for word and cited. A question with a spouse or
+    children gets the same: the lead says the amount is for a veteran alone, and the note that VA pays more
+    for a family from 30 percent up (the knowledge base holds no family table to read a larger figure from)."""
+    level = pay_level_asked(state.text)
+    if state.restriction:
+        pages = [(c.chunk_id, c.entry_id, c.title, c.url, c.content, state.chunk_sources[c.chunk_id])
+                 for c in state.chunks if c.url.rstrip("/").endswith(PAY_RATES_URL_SUFFIX.rstrip("/"))]
+    else:
+        pages = [(h.chunk_id, h.entry_id, h.title, h.url, h.content, h.source_id)
+                 for h in kb.source_chunks_get(url_suffix=PAY_RATES_URL_SUFFIX)]
+    for chunk_id, entry_id, title, url, content, source_id in pages:
+        lines = [line.strip() for line in content.splitlines() if line.strip()]
+        row = next((line for line in lines if re.match(rf"{level}% — \$", line)), None)
+        notes = [s for s in _SENTENCE_RE.split(lines[-1]) if s] if lines else []
+        if level == 0:
+            zero = [s for s in notes if re.search(r"\b0 percent\b", s)]
+            if not zero:
+                continue
+            text = " ".join(f"{s[:-1]} [1]." for s in zero)
+        elif row is None or not lines[0].endswith(":"):
+            continue
+        else:
+            text = f"{lines[0][:-1]} [1]:\n- {row} [1]"
+            kept = [s for s in notes if not re.search(r"\b0 percent\b", s)]
+            if kept:
+                text += "\n\n" + " ".join(f"{s[:-1]} [1]." for s in kept)
+        citation = {"number": 1, "chunk_id": entry_id, "url": url, "title": title, "quote": content[:300]}
+        reply = Reply(answer=text, model=PAY_RATE_MODEL, routing_reason="pay_rate",
+                      verification=clean_verification(), citations=(citation,), cited=((chunk_id, source_id, 1),),
+                      confidence=1.0)
+        return replace(state, reply=reply, decision=f"{level}%")
+    return replace(state, decision="no_rates_source")
 
 
 # ---- the asker's own record ----

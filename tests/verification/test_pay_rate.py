@@ -1,0 +1,46 @@
+""""How much is 70 percent": the level's row of VA's monthly rates table, word for word and cited."""
+
+import re
+
+import pytest
+
+from verification.pipeline.direct import PAY_RATES_URL_SUFFIX, pay_level_asked
+from verification.services import answer_question
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("bundled_kb")]
+
+
+@pytest.mark.parametrize(("question", "level"), [
+    ("how much is a 70 percent rating per month", 70),
+    ("what does 50% pay a month?", 50),
+    ("2025 rate for 100 percent with no dependents", 100),
+    ("how much do you get for 30 percent", 30),
+    ("I'm rated 50%. Do I have to pay copays at the VA?", None),
+    ("my dad is going to jail, he's 70% service connected. what happens to his check", None),
+    ("how much back pay at 70%", None),
+    ("what is the PTSD rating at 70 percent?", None),
+    ("how much is 50 and 30 combined", None),
+])
+def test_a_question_asking_what_one_level_pays_is_told_from_one_giving_it_as_context(question, level):
+    assert pay_level_asked(question) == level
+
+
+def test_the_answer_is_the_levels_row_with_the_tables_lead_and_notes_cited():
+    result = answer_question(question="how much is a 70 percent rating per month", use_cache=False)
+    assert result.routing_reason == "pay_rate" and not result.refused
+    rows = re.findall(r"^- (\d+)% — (\$[\d,.]+) \[1\]$", result.answer, re.MULTILINE)
+    assert len(rows) == 1 and rows[0][0] == "70"
+    assert f"70% — {rows[0][1]}" in _source_text()  # the cited page's own row, not a figure written here
+    assert "no spouse, child or dependent parent" in result.answer and "VA pays more for a spouse" in result.answer
+    assert [c["url"].endswith(PAY_RATES_URL_SUFFIX) for c in result.citations] == [True]
+
+
+def test_zero_percent_says_it_pays_nothing():
+    result = answer_question(question="what does 0% pay", use_cache=False)
+    assert result.routing_reason == "pay_rate" and "pays no money" in result.answer and "$" not in result.answer
+
+
+def _source_text() -> str:
+    from knowledge import selectors as kb
+
+    return " ".join(h.content for h in kb.source_chunks_get(url_suffix=PAY_RATES_URL_SUFFIX))
