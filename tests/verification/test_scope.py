@@ -265,6 +265,9 @@ OUTSIDE_BENEFITS_QUESTIONS = [
     "will VA pay my cat's vet bills",
     "can I use a VA loan on a timeshare",
     "any military discounts at Lowe's?",
+    "does the VA cover injuries from an alien abduction",
+    "can I buy a castle in Scotland with my VA loan",
+    "help me write my tinder profile, I'm a vet",
 ]
 NEAR_DOMAIN_IN_SCOPE = [
     "How does divorce affect my VA disability?",
