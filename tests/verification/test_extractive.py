@@ -244,3 +244,11 @@ def test_the_benefits_own_name_does_not_decide_which_of_its_sources_answers():
 
     assert lead().startswith("Voc rehab helps")
     assert lead(name_words=frozenset({"voc", "rehab"})).startswith("While in a training plan")
+
+
+def test_a_sources_own_question_and_its_bare_yes_or_no_are_not_served():
+    faq = [("Can I get 10 percent for each ear?", ON_TOPIC),
+           ("No. Only a single evaluation is allowed for recurrent tinnitus, so 10 percent is the maximum.", NEAR)]
+    text = generate("is 10 percent the most for tinnitus in both ears", {1: faq}, {1: 0.8}).text
+    assert "?" not in text and not text.startswith("No")
+    assert text.startswith("Only a single evaluation is allowed")

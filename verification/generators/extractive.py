@@ -87,6 +87,10 @@ _CONTEXT_BOUND_RE = re.compile(r"^\s*(?:so|thus|therefore|that|this|these|those|
 # "that year", "the same window": a sentence naming something only the sentence before it defines.
 _BACK_REFERENCE_RE = re.compile(r"\b(?:that|this|those|these|the same)\s+(?:one[- ]year\s+)?(?:year|window|period|"
                                 r"deadline|time limit|date|amount|rule|limit)s?\b", re.IGNORECASE)
+# A source's own question ("Can I get 10 percent for each ear?") and its bare "Yes." or "No." answer that
+# question, not the asker's, which may be put the other way round; the explanation after them is served.
+_NOT_AN_ANSWER_RE = re.compile(r"^\s*(?:[^\n]*\?\s*|(?:yes|no)[.!]?\s*)$", re.IGNORECASE)
+_LEADING_YES_NO_RE = re.compile(r"^(?:yes|no)[.!,]\s+(?=[A-Z])", re.IGNORECASE)
 _COMPARISON_RE = re.compile(r"\b(?:vs\.?|versus|compar\w*|differen\w*|differ|between)\b", re.IGNORECASE)
 
 
@@ -164,6 +168,8 @@ def extractive_generate(
             chunk_match += W_FORM_CHUNK
         scored = []
         for position, (text, vector) in enumerate(units.get(chunk.chunk_id, ())):
+            if _NOT_AN_ANSWER_RE.match(text):
+                continue
             unit = Unit(chunk.number, position, text, np.asarray(vector, dtype=np.float32))
             score = _unit_score(unit, question_vector, aspect_words, q_entities, chunk_match, wants_number, wants_form)
             scored.append((score + (W_LEVEL if levels & _row_levels(text) else 0.0), unit))
@@ -235,7 +241,7 @@ def extractive_generate(
     lines: list[tuple[bool, str]] = []
     quotes: dict[int, list[str]] = {}
     for index, unit in enumerate(chosen):
-        text = unit.text.strip()
+        text = _LEADING_YES_NO_RE.sub("", unit.text.strip())
         following = chosen[index + 1] if index + 1 < len(chosen) else None
         if text.endswith(":") and not (following and following.chunk_number == unit.chunk_number
                                        and _ROW_RE.match(following.text)):
