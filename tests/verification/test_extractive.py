@@ -252,3 +252,13 @@ def test_a_sources_own_question_and_its_bare_yes_or_no_are_not_served():
     text = generate("is 10 percent the most for tinnitus in both ears", {1: faq}, {1: 0.8}).text
     assert "?" not in text and not text.startswith("No")
     assert text.startswith("Only a single evaluation is allowed")
+
+
+def test_without_the_benefits_name_a_question_of_frame_words_only_keeps_its_name():
+    overview = [("Voc rehab helps veterans with service-connected disabilities find and keep suitable jobs.", ON_TOPIC)]
+    hospital = [("A hospital stay must last longer than 21 days for a temporary total rating.", LEAD)]
+    units = {1: overview, 2: hospital}
+    chunks = [chunk(1, 1, 0.7), chunk(2, 2, 0.6)]
+    text = extractive_generate(question="how long does voc rehab last", question_vector=QUESTION_VECTOR,
+                               chunks=chunks, units=units, name_words=frozenset({"voc", "rehab"})).text
+    assert text.startswith("Voc rehab helps")

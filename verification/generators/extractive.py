@@ -70,6 +70,8 @@ _RATING_QUESTION_RE = re.compile(rf"\b(?:{_LEVELS_WORDS}|how much)\b|%", re.IGNO
 # A level the question asks about ("at 70 percent", "a 30% rating"): that level's criteria answer it.
 _LEVEL_ASKED_RE = re.compile(r"\b(\d{1,3})\s?(?:%|percent\b|per cent\b)", re.IGNORECASE)
 _ROW_LEVEL_RE = re.compile(r"^\s*(?:[-•*]\s*)?(\d{1,3})\s?%")
+# Words that frame a question rather than name what it is about ("how long", "does it last", "can I get").
+FRAME_WORDS = content_words("long last lasts much many get take takes need happen happens work start end")
 # Words every rating question and table title share; a title naming the question's condition shares another.
 LEVEL_WORDS = content_words("rate rated rates rating ratings percent percentage level levels criteria evaluation "
                             "disability disabilities code diagnostic dc schedule how much get")
@@ -127,7 +129,9 @@ def extractive_generate(
     q_words = content_words(question)
     # "Does voc rehab pay a monthly stipend": every VR&E source matches "voc rehab"; the words left say which
     # one answers, so the benefit's own name (``name_words``) does not count toward a sentence's overlap.
-    aspect_words = (q_words - name_words) or q_words
+    aspect_words = q_words - name_words
+    if not aspect_words - FRAME_WORDS:  # "how long does voc rehab last": only the question's frame is left
+        aspect_words = q_words
     q_entities = set(dc_codes_find(question)) | set(va_forms_find(question)) | set(codes)
     wants_number = bool(_QUANTITY_QUESTION_RE.search(question))
     wants_form = bool(_APPLY_QUESTION_RE.search(question))
