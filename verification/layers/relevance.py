@@ -26,8 +26,8 @@ LEXICAL_COMPANION_MARGIN = 0.08
 def relevance_filter(
     *, chunks: Sequence[SourceChunk], theta_min: float, top_k: int, weak_threshold: float
 ) -> RelevanceResult:
-    """Return the best ``top_k`` chunks scoring at least ``theta_min``, renumbered 1..n by score, with the top
-    full-text hits a little below it when the best clears it (LEXICAL_COMPANION_*).
+    """Return the best ``top_k`` chunks scoring at least ``theta_min``, or a little under it when full-text search
+    ranks them among its first few (LEXICAL_COMPANION_*), renumbered 1..n by score; refuse when none is kept.
 
     A chunk retrieved twice (vector and full-text hits) counts once, at its best score. ``best_score`` is the
     best over every chunk given, kept or not, so a refusal can say how close retrieval came.

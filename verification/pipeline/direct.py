@@ -16,6 +16,8 @@ from verification.combined_ratings import (
     combined_question_parse,
     combined_rating,
 )
+from verification.generators import EXTRACTIVE
+from verification.generators.extractive import levels_asked
 from verification.layers.citations import content_words
 from verification.layers.cleanup import CITATION_MARKER_RE
 from verification.layers.numbers import facts_unsupported
@@ -122,11 +124,9 @@ def _numbers(result: CombinedRating) -> set[str]:
 
 # ---- what one rating pays ----
 
-PAY_RATE_MODEL = "extractive"
 # VA's page of monthly compensation for a veteran alone; its chunk lists one "70% — $1,808.45" row per level.
 PAY_RATES_URL_SUFFIX = "/disability/compensation-rates/veteran-rates/"
 _LEVEL = r"(?<![\d.$])(?:100|[1-9]0|0)\s?(?:%|percent\b|per cent\b)"
-_PAY_LEVEL_RE = re.compile(r"(?<![\d.$])(?P<level>100|[1-9]0|0)\s?(?:%|percent\b|per cent\b)", re.IGNORECASE)
 # Asking what a level pays: "how much is 70 percent", "what does 50% pay", "the 2025 rate for 100 percent",
 # "70 percent per month". A level that is only the asker's context ("I'm rated 50%. Do I pay copays?") is not.
 _PAY_QUESTION_RE = re.compile(
@@ -144,7 +144,7 @@ _SENTENCE_RE = re.compile(r"(?<=[.!?])\s+")
 
 def pay_level_asked(text: str) -> int | None:
     """The one rating level a "how much does it pay" question asks about, or None."""
-    levels = {int(m.group("level")) for m in _PAY_LEVEL_RE.finditer(text)}
+    levels = {level for level in levels_asked(text) if level % 10 == 0}
     if len(levels) != 1 or not _PAY_QUESTION_RE.search(text) or _OTHER_AMOUNT_RE.search(text):
         return None
     return levels.pop()
@@ -183,7 +183,7 @@ def pay_rate(state: AnswerState) -> AnswerState:
             if kept:
                 text += "\n\n" + " ".join(f"{s[:-1]} [1]." for s in kept)
         citation = {"number": 1, "chunk_id": entry_id, "url": url, "title": title, "quote": content[:300]}
-        reply = Reply(answer=text, model=PAY_RATE_MODEL, routing_reason="pay_rate",
+        reply = Reply(answer=text, model=EXTRACTIVE, routing_reason="pay_rate",
                       verification=clean_verification(), citations=(citation,), cited=((chunk_id, source_id, 1),),
                       confidence=1.0)
         return replace(state, reply=reply, decision=f"{level}%")
