@@ -59,7 +59,7 @@ _NON_CLAIM_RE = re.compile(
     re.IGNORECASE,
 )
 _SUFFIXES = (
-    "ations", "ation", "ments", "ment", "ities", "ity", "ness", "ings", "ing", "ies", "ied", "ers", "er",
+    "ations", "ation", "ments", "ment", "ities", "ity", "ness", "ings", "ing", "ers", "er",
     "ed", "es", "ly", "s", "e",
 )
 
@@ -67,9 +67,17 @@ _SUFFIXES = (
 # Answers are made of source sentences, so the same sentences and words come back question after question.
 @functools.lru_cache(maxsize=65536)
 def word_stem(word: str) -> str:
-    """Strip one common English suffix ("ratings", "rated", "rate" → "rat"); crude, and the same both ways."""
+    """Strip one common English suffix ("ratings", "rated", "rate" → "rat"); crude, and the same both ways.
+
+    A verb in -y keeps its y through -ies and -ied ("denied", "denies", "deny" → "deny"), and one in -ply is
+    not an adverb in -ly ("apply", "applies", "applied", "applying" → "apply", where "apply" gave "app").
+    """
     word = word.lower().strip("'")
     word = word.removesuffix("'s")
+    if word.endswith(("ies", "ied")) and len(word) > 4 and not word.endswith("ities"):
+        word = word[:-3] + "y"
+    if word.endswith("ply"):
+        return word
     for suffix in _SUFFIXES:
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             return word[: -len(suffix)]
