@@ -16,6 +16,8 @@ import functools
 import re
 from collections.abc import Callable, Sequence
 
+import snowballstemmer
+
 from verification.layers.cleanup import removal_gap, sentences_split, text_tidy
 from verification.layers.numbers import facts_find, facts_unsupported
 from verification.layers.types import CitationCheck, ClaimCheck, SourceChunk
@@ -58,30 +60,16 @@ _NON_CLAIM_RE = re.compile(
     r"|i (?:could ?n[o']t|can ?n[o']t|do ?n[o']t|did ?n[o']t) (?:find|see|know|say))",
     re.IGNORECASE,
 )
-_SUFFIXES = (
-    "ations", "ation", "ments", "ment", "ities", "ity", "ness", "ings", "ing", "ers", "er",
-    "ed", "es", "ly", "s", "e",
-)
+# The Snowball (Porter2) English stemmer: "ratings", "rated" and "rating" meet at "rate", and "miss" and
+# "missed" at "miss", where stripping suffixes by hand cut "miss" to "mis" and "statement" to "state".
+_STEMMER = snowballstemmer.stemmer("english")
 
 
 # Answers are made of source sentences, so the same sentences and words come back question after question.
 @functools.lru_cache(maxsize=65536)
 def word_stem(word: str) -> str:
-    """Strip one common English suffix ("ratings", "rated", "rate" → "rat"); crude, and the same both ways.
-
-    A verb in -y keeps its y through -ies and -ied ("denied", "denies", "deny" → "deny"), and one in -ply is
-    not an adverb in -ly ("apply", "applies", "applied", "applying" → "apply", where "apply" gave "app").
-    """
-    word = word.lower().strip("'")
-    word = word.removesuffix("'s")
-    if word.endswith(("ies", "ied")) and len(word) > 4 and not word.endswith("ities"):
-        word = word[:-3] + "y"
-    if word.endswith("ply"):
-        return word
-    for suffix in _SUFFIXES:
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            return word[: -len(suffix)]
-    return word
+    """Return the Snowball English stem of ``word`` ("denied", "denies", "deny" → "deni"), the same both ways."""
+    return _STEMMER.stemWord(word.lower().strip("'").removesuffix("'s"))
 
 
 @functools.lru_cache(maxsize=16384)
