@@ -392,6 +392,20 @@ def entity_ids_get(*, pairs: Sequence[tuple[str, str]]) -> dict[tuple[str, str],
     return {(t, v): pk for pk, t, v in rows if (t, v) in wanted}
 
 
+def chunk_benefits_get(*, chunk_ids: Sequence[int]) -> dict[int, frozenset[str]]:
+    """Return the benefits (slugs) the graph links to each of ``chunk_ids`` that has any."""
+    from knowledge.models import ChunkEntity
+
+    if not chunk_ids:
+        return {}
+    found: dict[int, set[str]] = {}
+    rows = ChunkEntity.objects.filter(chunk_id__in=chunk_ids, entity__type="benefit").values_list(
+        "chunk_id", "entity__value")
+    for chunk_id, value in rows:
+        found.setdefault(chunk_id, set()).add(value)
+    return {chunk_id: frozenset(values) for chunk_id, values in found.items()}
+
+
 def glossary_get() -> dict[str, tuple[str, ...]]:
     """Return the glossary: canonical term (lower case) → aliases."""
     from knowledge.models import Entity

@@ -93,3 +93,14 @@ def test_search_command_prints_scores(ingested, capsys):
     call_command("search", "intent to file deadline")
     out = capsys.readouterr().out
     assert "t-itf" in out and "0." in out
+
+
+def test_each_chunk_names_the_benefits_the_graph_links_it_to(ingested):
+    from knowledge.models import Chunk
+    from knowledge.selectors import chunk_benefits_get
+
+    ids = dict(Chunk.objects.filter(entry_id__in=["t-ch30", "t-itf", "t-tinnitus"]).values_list("entry_id", "id"))
+    benefits = chunk_benefits_get(chunk_ids=list(ids.values()))
+    assert benefits[ids["t-ch30"]] >= {"gi_bill_montgomery"}
+    assert "gi_bill_montgomery" not in benefits.get(ids["t-itf"], frozenset())
+    assert chunk_benefits_get(chunk_ids=[]) == {}

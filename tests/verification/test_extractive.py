@@ -1,6 +1,7 @@
 """The offline generator on hand-made chunks and vectors: which sentences and rows it serves, and how."""
 
 import re
+from dataclasses import replace
 
 import numpy as np
 
@@ -262,3 +263,23 @@ def test_without_the_benefits_name_a_question_of_frame_words_only_keeps_its_name
     text = extractive_generate(question="how long does voc rehab last", question_vector=QUESTION_VECTOR,
                                chunks=chunks, units=units, name_words=frozenset({"voc", "rehab"})).text
     assert text.startswith("Voc rehab helps")
+
+
+def test_a_source_only_on_another_benefit_does_not_answer_for_the_one_named():
+    training = [("Voc rehab can pay for a college degree when it is part of your rehabilitation plan.", ON_TOPIC)]
+    dea = [("With a permanent and total rating, your children can use DEA for college.", ON_TOPIC)]
+    units = {1: training, 2: dea}
+    chunks = [replace(chunk(1, 1, 0.7), benefits=frozenset({"vre"})),
+              replace(chunk(2, 2, 0.66), benefits=frozenset({"dea", "p_and_t"}))]
+
+    def lead(benefits: frozenset[str]) -> str:
+        return extractive_generate(question="I'm P&T, can my kids get money for college",
+                                   question_vector=QUESTION_VECTOR, chunks=chunks, units=units,
+                                   benefits=benefits).text
+
+    assert lead(frozenset()).startswith("Voc rehab can pay")
+    assert lead(frozenset({"p_and_t"})).startswith("With a permanent and total rating")
+    # A benefit belongs to its family: the Post-9/11 GI Bill's source answers for "the GI Bill".
+    chunks = [replace(chunk(1, 1, 0.7), benefits=frozenset({"vre"})),
+              replace(chunk(2, 2, 0.66), benefits=frozenset({"gi_bill_post_911"}))]
+    assert lead(frozenset({"gi_bill"})).startswith("With a permanent")

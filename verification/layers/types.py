@@ -24,6 +24,7 @@ class SourceChunk:
     topic: str = ""
     diagnostic_code: str = ""
     lexical_rank: int = 0  # its rank among full-text hits, 0 when full-text search did not find it
+    benefits: frozenset[str] = frozenset()  # the benefits the graph links it to ("vre", "dic")
 
 
 @dataclass(frozen=True, slots=True)

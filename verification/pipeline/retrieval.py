@@ -165,10 +165,12 @@ def retrieve(state: AnswerState) -> AnswerState:
         entity_ids=[pk for (kind, _), pk in entity_ids.items() if kind in RETRIEVAL_ENTITY_TYPES],
         provider_name=state.provider_name, topic=state.topic, source=state.source,
     )
+    benefits = kb.chunk_benefits_get(chunk_ids=[h.chunk_id for h in hits]) if state.entity_values("benefit") else {}
     chunks = tuple(
         SourceChunk(number=h.rank, chunk_id=h.chunk_id, entry_id=h.entry_id, title=h.title, url=h.url,
                     content=h.content, score=h.similarity, topic=h.topic, diagnostic_code=h.diagnostic_code,
-                    lexical_rank=h.ranks.get("lexical", 0))
+                    lexical_rank=h.ranks.get("lexical", 0),
+                    benefits=benefits.get(h.chunk_id, frozenset()))
         for h in hits
     )
     return replace(
