@@ -283,3 +283,23 @@ def test_a_source_only_on_another_benefit_does_not_answer_for_the_one_named():
     chunks = [replace(chunk(1, 1, 0.7), benefits=frozenset({"vre"})),
               replace(chunk(2, 2, 0.66), benefits=frozenset({"gi_bill_post_911"}))]
     assert lead(frozenset({"gi_bill"})).startswith("With a permanent")
+
+
+TIERS = [
+    ("Your percentage of the benefit depends on your active-duty service.", ON_TOPIC),
+    ("100% — at least 36 months of active duty", NEAR),
+    ("90% — at least 30 months but less than 36 months", NEAR),
+    ("60% — at least 6 months but less than 18 months", OFF),
+    ("50% — at least 90 days but less than 6 months", NEAR),
+]
+
+
+def test_some_rows_of_a_table_bring_the_whole_table_in_order():
+    text = generate("i served 8 months of active duty, what share of the benefit do i get", {1: TIERS}, {1: 0.7}).text
+    rows = [line for line in text.splitlines() if line.startswith("- ")]
+    assert [row[2:5] for row in rows] == ["100", "90%", "60%", "50%"]
+
+
+def test_what_percentage_asks_for_the_levels():
+    text = generate("what percentage do i get for 8 months", {1: TIERS}, {1: 0.7}, {1: "rating_table"}).text
+    assert text.startswith("Your percentage of the benefit depends") and "60% — at least 6 months" in text

@@ -68,7 +68,7 @@ _QUANTITY_QUESTION_RE = re.compile(r"\b(how (much|many|long|soon|early|late)|whe
                                    r"deadline|percent|rate|rating|amount|limit|cap|cost|pay)\b|%", re.IGNORECASE)
 # A question for the levels themselves ("what does VA rate CFS at", "what percent"); with "how much" it is a
 # rating question, which gets the leading source's table, but only a levels question borrows another's.
-_LEVELS_WORDS = r"rat(?:e|ed|es|ing|ings)|percent|criteria|what level|evaluat\w*"
+_LEVELS_WORDS = r"rat(?:e|ed|es|ing|ings)|percent(?:age)?|criteria|what level|evaluat\w*"
 _LEVELS_QUESTION_RE = re.compile(rf"\b(?:{_LEVELS_WORDS})\b|%", re.IGNORECASE)
 _RATING_QUESTION_RE = re.compile(rf"\b(?:{_LEVELS_WORDS}|how much)\b|%", re.IGNORECASE)
 # A level the question asks about ("at 70 percent", "a 30% rating"): that level's criteria answer it.
@@ -204,6 +204,7 @@ def extractive_generate(
         floor = PRIMARY_FLOOR * best_score
         chosen = _with_antecedents([u for s, u in sorted(primary, key=lambda c: -c[0]) if s >= floor][:PRIMARY_UNITS],
                                    [u for _, u in primary])
+        chosen = _whole_table(chosen, [u for _, u in primary])
         # A rating question whose best source explains without the table ("diagnosis of CFS") gets the
         # table of the next best source that has one: the levels are what was asked.
         about = [n for n in by_chunk if not q_entities or _about(chunk_of[n], q_entities)]  # not another's table
@@ -327,6 +328,16 @@ def _with_antecedents(chosen: list[Unit], units: list[Unit]) -> list[Unit]:
             added.append(before)
             have.add(before.position)
     return chosen + added
+
+
+def _whole_table(chosen: list[Unit], units: list[Unit]) -> list[Unit]:
+    """Serve every row of a table when some of its rows were chosen: three of six service tiers would read
+    as the whole table and leave out the asker's own."""
+    rows = [u for u in units if _ROW_RE.match(u.text)]
+    if len(rows) < 2 or not any(_ROW_RE.match(u.text) for u in chosen):
+        return chosen
+    have = {u.position for u in chosen}
+    return chosen + [u for u in rows[:MAX_TABLE_ROWS] if u.position not in have]
 
 
 def levels_asked(question: str) -> frozenset[int]:
