@@ -303,3 +303,21 @@ def test_some_rows_of_a_table_bring_the_whole_table_in_order():
 def test_what_percentage_asks_for_the_levels():
     text = generate("what percentage do i get for 8 months", {1: TIERS}, {1: 0.7}, {1: "rating_table"}).text
     assert text.startswith("Your percentage of the benefit depends") and "60% — at least 6 months" in text
+
+
+def test_another_codes_table_earns_nothing_for_naming_the_asked_code():
+    flatfoot = [("Flat feet are rated by how severe they are:", ON_TOPIC),
+                ("20% — severe, one foot", OFF), ("30% — severe, both feet", OFF)]
+    other = [("Conditions with their own codes, such as flatfoot (DC 5276), are rated under those codes.", NEAR),
+             ("10% — moderate", OFF), ("30% — severe", OFF)]
+    chunks = [replace(chunk(1, 1, 0.7), diagnostic_code="5276"), replace(chunk(2, 2, 0.68), diagnostic_code="5284")]
+    text = extractive_generate(question="flat feet rating if only one foot is severe", question_vector=QUESTION_VECTOR,
+                               chunks=chunks, units={1: flatfoot, 2: other}, codes=("5276",),
+                               chunk_types={1: "rating_table", 2: "rating_table"}).text
+    assert text.startswith("Flat feet are rated") and "20% — severe, one foot" in text
+
+
+def test_a_yes_no_question_after_what_the_asker_says_is_still_one():
+    result = generate("I have CFS, do I need every symptom for a diagnosis of debilitating fatigue to get a rating",
+                      {1: DIAGNOSIS, 2: TABLE}, {1: 0.8, 2: 0.6}, {2: "rating_table"})
+    assert result.text.startswith("A diagnosis of chronic fatigue syndrome")

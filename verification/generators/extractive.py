@@ -85,7 +85,9 @@ W_LEVEL = 0.2
 # "Three ratings at 10 percent, what's my combined": the levels are the asker's, not the ones asked about.
 _COMBINED_RE = re.compile(r"\bcombin\w*", re.IGNORECASE)
 # A yes/no question ("do I need ...", "can I get ...") is answered by the explanation before any table.
-_YES_NO_RE = re.compile(r"^\W*(?:do|does|did|can|could|is|are|am|was|will|would|should|has|have|if)\b", re.IGNORECASE)
+# "I have PTSD and depression, will the VA give me two ratings": the question may follow what the asker says.
+_YES_NO_RE = re.compile(r"(?:^|[,.;:!?]\s)\W*(?:do|does|did|can|could|is|are|am|was|will|would|should|has|have|if)\b",
+                        re.IGNORECASE)
 # "Compare sleep apnea and asthma": sentences about the other condition are then part of the answer.
 # A sentence that opens by leaning on the one before it.
 _CONTEXT_BOUND_RE = re.compile(r"^\s*(?:so|thus|therefore|that|this|these|those|it|they|such|but|however|also|"
@@ -179,12 +181,15 @@ def extractive_generate(
             chunk_match += W_FORM_CHUNK
         if _other_benefits_only(chunk, benefits):
             chunk_match -= W_OTHER_BENEFIT
+        # "Conditions with their own codes, such as flatfoot (DC 5276)": another code's table names the asked
+        # code only to send it elsewhere, so its sentences earn nothing for naming it.
+        unit_entities = q_entities if not chunk.diagnostic_code or chunk.diagnostic_code in q_entities else set()
         scored = []
         for position, (text, vector) in enumerate(units.get(chunk.chunk_id, ())):
             if _NOT_AN_ANSWER_RE.match(text):
                 continue
             unit = Unit(chunk.number, position, text, np.asarray(vector, dtype=np.float32))
-            score = _unit_score(unit, question_vector, aspect_words, q_entities, chunk_match, wants_number, wants_form)
+            score = _unit_score(unit, question_vector, aspect_words, unit_entities, chunk_match, wants_number, wants_form)
             scored.append((score + (W_LEVEL if levels & _row_levels(text) else 0.0), unit))
         if scored:
             by_chunk[chunk.number] = scored
@@ -192,7 +197,7 @@ def extractive_generate(
         return Generation(text="", model=MODEL_NAME)
     best_score, best_unit = max((c for scored in by_chunk.values() for c in scored), key=lambda c: c[0])
     with_level = [c for n, scored in by_chunk.items() if holds_level(chunk_of_read[n]) for c in scored]
-    if with_level and not _YES_NO_RE.match(question):
+    if with_level and not _YES_NO_RE.search(question):
         # "What is the PTSD rating at 70 percent": the source holding that level answers, not a neighbour's table.
         best_score, best_unit = max(with_level, key=lambda c: c[0])
     primary = by_chunk[best_unit.chunk_number]
@@ -217,7 +222,7 @@ def extractive_generate(
                 if len(unit.text) <= room:
                     beside.append(unit)
                     room -= len(unit.text)
-            if _YES_NO_RE.match(question):
+            if _YES_NO_RE.search(question):
                 chosen = beside + table  # "do I need every symptom?": the explanation answers, the table shows
             else:
                 chosen = table + beside  # "what is the rating": the levels answer, the explanation follows
