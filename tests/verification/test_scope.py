@@ -58,6 +58,7 @@ FAA = "Federal Aviation Administration"
 TSA = "Transportation Security Administration"
 COURTS = "Courts and legal aid"
 CREDIT = "Credit bureaus"
+CHILD_SUPPORT = "State child support agency"
 
 OTHER_AGENCY_QUESTIONS = [
     ("How do I apply for SSDI?", SSA),
@@ -121,6 +122,9 @@ OTHER_AGENCY_QUESTIONS = [
     ("how do I get joint custody of my daughter", COURTS),
     ("what's a good credit score", CREDIT),
     ("when is the next stimulus check coming", IRS),
+    ("how do i get my ex to pay child support", CHILD_SUPPORT),
+    ("how much does a navy seal make", DFAS),
+    ("what's the best state for disabled veterans to retire in", STATE_VA),
     # A VA mention without any interaction word: the question is only about the other program.
     ("I'm rated 100% by VA, how do I sign up for Medicare?", MEDICARE),
     ("Does the VA handle Social Security retirement?", SSA),
@@ -164,7 +168,6 @@ CHIT_CHAT_QUESTIONS = [
     "Thank you so much!",
     "good morning",
     "tell me a joke",
-    "What's the weather today?",
     "Who won the game last night?",
     "Write me a poem",
     "What's your name?",
@@ -268,6 +271,16 @@ OUTSIDE_BENEFITS_QUESTIONS = [
     "does the VA cover injuries from an alien abduction",
     "can I buy a castle in Scotland with my VA loan",
     "help me write my tinder profile, I'm a vet",
+    "can i use my gi bill to pay for my daughter's wedding",
+    "What's the weather today?",
+    "what is the weather at the va hospital in tampa today",
+    "is bitcoin a good investment for my disability money",
+    "can i use my va disability to buy a lottery ticket",
+    "what tattoo should i get to honor my unit",
+    "my wife wants a divorce because of my ptsd, how do i save my marriage",
+    "can the va find me a girlfriend",
+    "who is the secretary of the va",
+    "can i get disability for being sad my team lost",
 ]
 NEAR_DOMAIN_IN_SCOPE = [
     "How does divorce affect my VA disability?",
@@ -292,6 +305,13 @@ NEAR_DOMAIN_IN_SCOPE = [
     "who wrote my C&P exam report",
     "Does VA pay for my service dog's vet bills?",
     "did Biden sign the PACT Act",
+    "can child support take my va disability",
+    "can va garnish my disability for child support",
+    "does va count alimony as income for pension",
+    "does va offer marriage counseling",
+    "can i use voc rehab to start my own business",
+    "does the gi bill pay for a cdl license course",
+    "can I buy a gun if VA says I can't handle my own money",
 ]
 
 
@@ -376,7 +396,7 @@ def test_crisis_facts_are_the_veterans_crisis_line():
 
 def test_matching_is_case_and_apostrophe_insensitive():
     assert scope_check(question="HOW DO I APPLY FOR SSDI").agency == SSA
-    assert scope_check(question="What\u2019s the weather?").category == CATEGORY_CHIT_CHAT
+    assert scope_check(question="What\u2019s the weather?").category == CATEGORY_OUTSIDE_BENEFITS
 
 
 def test_phrases_match_whole_words_only():
