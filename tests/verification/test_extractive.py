@@ -321,3 +321,18 @@ def test_a_yes_no_question_after_what_the_asker_says_is_still_one():
     result = generate("I have CFS, do I need every symptom for a diagnosis of debilitating fatigue to get a rating",
                       {1: DIAGNOSIS, 2: TABLE}, {1: 0.8, 2: 0.6}, {2: "rating_table"})
     assert result.text.startswith("A diagnosis of chronic fatigue syndrome")
+
+
+def test_the_best_full_text_hit_is_read_from_below_the_best_few():
+    near = [(f"Sentence {n} on another rule of retroactive pay.", NEAR) for n in range(3)]
+    offset = [("Military retired pay is reduced by the VA compensation you are paid for the same months.", ON_TOPIC)]
+    units = {1: near[:1], 2: near[1:2], 3: near[2:], 4: offset}
+    chunks = [chunk(1, 1, 0.7), chunk(2, 2, 0.69), chunk(3, 3, 0.68), chunk(4, 4, 0.6)]
+
+    def text(rank: int) -> str:
+        return extractive_generate(question="why was my retro check less than expected, I'm a military retiree",
+                                   question_vector=QUESTION_VECTOR, units=units,
+                                   chunks=[*chunks[:3], replace(chunks[3], lexical_rank=rank)]).text
+
+    assert "Military retired pay" not in text(0) and "Military retired pay" not in text(2)
+    assert text(1).startswith("Military retired pay is reduced")

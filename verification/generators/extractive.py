@@ -160,6 +160,9 @@ def extractive_generate(
     # comes after those on the benefit the question names or on none, however close in meaning.
     sources = sorted(chunks, key=lambda c: (not named(c), _other_benefits_only(c, benefits), -c.score))
     read = sources[:MAX_SOURCE_CHUNKS]
+    # "Why was my retro check less than expected? I'm a military retiree": the source full-text search ranks
+    # first (it says "retired pay") may sit below the best few in meaning; it is read too.
+    read += [c for c in sources[MAX_SOURCE_CHUNKS:] if c.lexical_rank == 1][:1]
     if _LEVELS_QUESTION_RE.search(question) and not _COMBINED_RE.search(question) and read and \
             not any(chunk_types.get(c.chunk_id) == "rating_table" for c in read):
         # "How does VA rate PTSD?": no table among the best few, but a lower-ranked one is a condition's table
