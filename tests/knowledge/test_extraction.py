@@ -291,6 +291,16 @@ def test_topics_accept_lists_from_the_database():
         ("knee flexion limited to 45 degrees, it bends badly", "knee flexion limited to 45 degrees, it bends badly"),
         ("what is the rating for tinnitus", "what is the rating for tinnitus"),
         ("the phone keeps ringing about my claim", "the phone keeps ringing about my claim"),
+        # Claims in a veteran's words get VA's name for them.
+        ("is there a way to hold my spot", "is there a way to hold my spot intent to file"),
+        ("can I file before I get out of the Army", "can I file before I get out of the Army Benefits Delivery at Discharge"),
+        ("can my wife write a letter for my claim", "can my wife write a letter for my claim buddy statement"),
+        ("my knee messed up my hip", "my knee messed up my hip secondary"),
+        ("the VA surgeon nicked a nerve", "the VA surgeon nicked a nerve 1151"),
+        ("I filed my intent to file, can I hold my spot", "I filed my intent to file, can I hold my spot"),
+        ("a statement from my sergeant", "a statement from my sergeant buddy statement"),
+        ("my wife gets DIC, what letter do I need", "my wife gets DIC, what letter do I need"),
+        ("what happens before my C&P exam", "what happens before my C&P exam"),
     ],
 )
 def test_lay_terms_expand_adds_the_schedules_word(text, expanded):

@@ -54,6 +54,20 @@ def test_lay_wording_finds_the_right_condition():
 
 
 @pytest.mark.parametrize(
+    ("question", "fact", "source"),
+    [
+        ("the VA surgeon nicked a nerve during my operation and now my hand doesnt work right. what form do i file",
+         "1151", "1151"),
+        ("can my wife write a letter about my nightmares and how I act at home for my claim", "21-10210", "10210"),
+    ],
+)
+def test_a_claim_in_a_veterans_words_finds_the_page_that_names_it(question, fact, source):
+    result = answer_question(question=question)
+    assert not result.refused and fact in result.answer
+    assert any(source in c["chunk_id"] for c in result.citations)
+
+
+@pytest.mark.parametrize(
     ("question", "leading_row"),
     [
         # Bending is flexion (DC 5260): at 45 degrees that is 10%, not the 50% of extension limited to 45.

@@ -47,9 +47,12 @@ def thresholds(*, provider_name: str | None = None) -> dict[str, float]:
 
 
 def embed(state: AnswerState) -> AnswerState:
+    """Embed the question with the schedule's and VA's words for its everyday ones appended ("the VA surgeon
+    nicked a nerve" → "1151"): the pages that answer it use those words."""
     provider = embedding_provider_get()
+    text = lay_terms_expand(text=state.text)
     try:
-        vector = provider.embed([state.text])[0]
+        vector = provider.embed([text])[0]
         decision, provider_name, offline_reason = None, None, ""
     except EmbeddingError as exc:
         if settings.EMBEDDING_PROVIDER == OFFLINE_EMBEDDING_PROVIDER or not settings.EMBEDDING_OFFLINE_FALLBACK:
@@ -57,7 +60,7 @@ def embed(state: AnswerState) -> AnswerState:
         # The embedding service failed: go on with the local model, whose vectors the knowledge base keeps.
         logger.warning("embedding service failed, answering offline: %s", exc)
         provider = embedding_provider_get(provider=OFFLINE_EMBEDDING_PROVIDER)
-        vector = provider.embed([state.text])[0]
+        vector = provider.embed([text])[0]
         provider_name, offline_reason = OFFLINE_EMBEDDING_PROVIDER, OFFLINE_REASON
         decision = f"fallback:{OFFLINE_EMBEDDING_PROVIDER}:{type(exc.__cause__ or exc).__name__}"
     return replace(state, vector=vector, model_name=provider.model_name, provider_name=provider_name,
