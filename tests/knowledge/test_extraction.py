@@ -300,6 +300,10 @@ def test_topics_accept_lists_from_the_database():
         ("I filed my intent to file, can I hold my spot", "I filed my intent to file, can I hold my spot"),
         ("a statement from my sergeant", "a statement from my sergeant buddy statement"),
         ("my wife gets DIC, what letter do I need", "my wife gets DIC, what letter do I need"),
+        ("do i need a doctor's letter", "do i need a doctor's letter nexus letter"),
+        ("how do i add my newborn", "how do i add my newborn dependent"),
+        ("can I get more money for my wife and kids", "can I get more money for my wife and kids dependent"),
+        ("my son wants to add a class to his GI Bill", "my son wants to add a class to his GI Bill"),
         ("what happens before my C&P exam", "what happens before my C&P exam"),
     ],
 )
