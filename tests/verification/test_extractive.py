@@ -336,3 +336,17 @@ def test_the_best_full_text_hit_is_read_from_below_the_best_few():
 
     assert "Military retired pay" not in text(0) and "Military retired pay" not in text(2)
     assert text(1).startswith("Military retired pay is reduced")
+
+
+def test_a_sentence_from_a_source_off_the_named_benefit_does_not_join_its_answer():
+    overview = [("Voc rehab helps veterans with service-connected disabilities find and keep suitable jobs.", ON_TOPIC)]
+    hospital = [("A hospital stay must last longer than 21 days for a temporary total rating.", NEAR)]
+    chunks = [replace(chunk(1, 1, 0.7), benefits=frozenset({"vre"})), chunk(2, 2, 0.69)]
+
+    def text(benefits: frozenset[str]) -> str:
+        return extractive_generate(question="how long does voc rehab last", question_vector=QUESTION_VECTOR,
+                                   chunks=chunks, units={1: overview, 2: hospital}, benefits=benefits,
+                                   name_words=frozenset({"voc", "rehab"})).text
+
+    assert "21 days" in text(frozenset())
+    assert text(frozenset({"vre"})).startswith("Voc rehab helps") and "21 days" not in text(frozenset({"vre"}))

@@ -235,6 +235,7 @@ def extractive_generate(
                     key=lambda c: -c[0])
     used_chunks = {best_unit.chunk_number}
     comparing = bool(_COMPARISON_RE.search(question))
+    on_benefit = _on_benefit(chunk_of[leading], benefits)
     names = _names_pattern(tuple(sorted(condition_names.items()))) if condition_names else None
     allowed_codes = q_entities or (_codes_in(chunk_of[leading].content) | _conditions_in(chunk_of[leading].content,
                                                                                         names))
@@ -247,6 +248,8 @@ def extractive_generate(
             continue  # a level torn from its table ("60% — fixed in flexion") would read as this answer's
         if q_entities and not named(chunk_of[unit.chunk_number]):
             continue  # "what is DC 7522": another source's words on diagnostic codes in general are noise
+        if on_benefit and not _on_benefit(chunk_of[unit.chunk_number], benefits):
+            continue  # "how long does voc rehab last": a hospital stay's 21 days is not VR&E's
         conditions = _conditions_in(unit.text, names) | frozenset(dc_codes_find(unit.text))
         if conditions and allowed_codes and not comparing and not conditions & allowed_codes:
             continue  # a sentence about another condition only ("asthma is rated on ...")
@@ -287,12 +290,15 @@ def _unit_score(
     return W_SIM * sim + W_LEX * lex + W_ENTITY * entity + chunk_match + W_NUMBER * number + W_FORM * form
 
 
+def _on_benefit(chunk: SourceChunk, asked: frozenset[str]) -> bool:
+    """Whether the chunk is on a benefit the question names, or one belonging to it (the GI Bill's
+    "gi_bill_post_911" belongs to "gi_bill")."""
+    return any(b == a or b.startswith(f"{a}_") or a.startswith(f"{b}_") for b in chunk.benefits for a in asked)
+
+
 def _other_benefits_only(chunk: SourceChunk, asked: frozenset[str]) -> bool:
-    """Whether the chunk is on benefits and none of them is, or belongs to, one the question names (the GI
-    Bill's "gi_bill_post_911" belongs to "gi_bill")."""
-    if not asked or not chunk.benefits:
-        return False
-    return not any(b == a or b.startswith(f"{a}_") or a.startswith(f"{b}_") for b in chunk.benefits for a in asked)
+    """Whether the chunk is on benefits and none of them is, or belongs to, one the question names."""
+    return bool(asked and chunk.benefits) and not _on_benefit(chunk, asked)
 
 
 @functools.lru_cache(maxsize=16384)  # the same chunks and sentences come back question after question
