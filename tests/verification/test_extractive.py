@@ -340,7 +340,7 @@ def test_the_best_full_text_hit_is_read_from_below_the_best_few():
 
 def test_a_sentence_from_a_source_off_the_named_benefit_does_not_join_its_answer():
     overview = [("Voc rehab helps veterans with service-connected disabilities find and keep suitable jobs.", ON_TOPIC)]
-    hospital = [("A hospital stay must last longer than 21 days for a temporary total rating.", NEAR)]
+    hospital = [("A hospital stay must last longer than 21 days for a temporary total rating.", LEAD)]
     chunks = [replace(chunk(1, 1, 0.7), benefits=frozenset({"vre"})), chunk(2, 2, 0.69)]
 
     def text(benefits: frozenset[str]) -> str:
