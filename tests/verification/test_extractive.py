@@ -350,3 +350,20 @@ def test_a_sentence_from_a_source_off_the_named_benefit_does_not_join_its_answer
 
     assert "21 days" in text(frozenset())
     assert text(frozenset({"vre"})).startswith("Voc rehab helps") and "21 days" not in text(frozenset({"vre"}))
+
+
+def test_sources_on_the_named_benefit_are_read_before_those_on_none():
+    units = {n: [(f"Sentence {n} about a hospital stay.", OFF)] for n in (1, 2, 3)}
+    units[4] = [("Voc rehab lasts up to 48 months of services within a 12-year period.", ON_TOPIC)]
+    chunks = [chunk(1, 1, 0.7), chunk(2, 2, 0.69), chunk(3, 3, 0.68),
+              replace(chunk(4, 4, 0.6), benefits=frozenset({"vre"}))]
+
+    def text(benefits: frozenset[str]) -> str:
+        return extractive_generate(question="how long does voc rehab last", question_vector=QUESTION_VECTOR,
+                                   chunks=chunks, units=units, benefits=benefits).text
+
+    assert "48 months" not in text(frozenset())
+    assert text(frozenset({"vre"})).startswith("Voc rehab lasts up to 48 months")
+    # A benefit nearly every source touches ("compensation") orders nothing.
+    chunks[3] = replace(chunks[3], benefits=frozenset({"disability_compensation"}))
+    assert "48 months" not in text(frozenset({"disability_compensation"}))

@@ -48,6 +48,8 @@ W_FORM, W_FORM_CHUNK = 0.25, 0.1
 # meets VR&E's college track) weighs less (0, 0.1 and 0.25 each gave 334 of 392 on the golden set: its place
 # after the others among the sources read does the work).
 W_OTHER_BENEFIT = 0.1
+# Benefits nearly every source touches: naming one puts no source first ("keep my son on my compensation").
+BROAD_BENEFITS = frozenset({"disability_compensation", "va_health_care"})
 _APPLY_QUESTION_RE = re.compile(
     r"\b(?:(?:how|where) (?:do|can|would|should|does|did) (?:i|we|you|my \w+|he|she|they) (?:\w+ )?"
     r"(?:apply|file|sign up|request|enroll|add|appeal|submit|claim|ask for|report|switch|transfer|convert)|"
@@ -156,9 +158,16 @@ def extractive_generate(
         return bool(levels) and c.score >= LEVEL_SOURCE_FLOOR * top_score and \
             any(levels & _row_levels(text) for text, _ in units.get(c.chunk_id, ()))
 
-    # "I'm P&T, can my kids get money for college": a source only on other benefits (VR&E's college track)
-    # comes after those on the benefit the question names or on none, however close in meaning.
-    sources = sorted(chunks, key=lambda c: (not named(c), _other_benefits_only(c, benefits), -c.score))
+    # "I'm P&T, can my kids get money for college": the sources on the benefit the question names come first,
+    # then those on no benefit, then those only on others (VR&E's college track), however close in meaning.
+    specific = benefits - BROAD_BENEFITS
+
+    def benefit_rank(c: SourceChunk) -> int:
+        if _other_benefits_only(c, benefits):
+            return 2
+        return 1 if specific and not _on_benefit(c, specific) else 0
+
+    sources = sorted(chunks, key=lambda c: (not named(c), benefit_rank(c), -c.score))
     read = sources[:MAX_SOURCE_CHUNKS]
     # "Why was my retro check less than expected? I'm a military retiree": the source full-text search ranks
     # first (it says "retired pay") may sit below the best few in meaning; it is read too.
