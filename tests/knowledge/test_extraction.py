@@ -304,6 +304,9 @@ def test_topics_accept_lists_from_the_database():
         ("how do i add my newborn", "how do i add my newborn dependent"),
         ("can I get more money for my wife and kids", "can I get more money for my wife and kids dependent"),
         ("my son wants to add a class to his GI Bill", "my son wants to add a class to his GI Bill"),
+        ("can i switch from hlr to supplemental", "can i switch from hlr to supplemental Higher-Level Review"),
+        ("how long is my ITF good for", "how long is my ITF good for intent to file"),
+        ("is a higher-level review faster than an HLR", "is a higher-level review faster than an HLR"),
         ("what happens before my C&P exam", "what happens before my C&P exam"),
     ],
 )
