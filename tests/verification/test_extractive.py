@@ -367,3 +367,16 @@ def test_sources_on_the_named_benefit_are_read_before_those_on_none():
     # A benefit nearly every source touches ("compensation") orders nothing.
     chunks[3] = replace(chunks[3], benefits=frozenset({"disability_compensation"}))
     assert "48 months" not in text(frozenset({"disability_compensation"}))
+
+
+def test_a_source_on_the_named_benefit_leads_over_a_closer_one_on_none():
+    convalescence = [("A temporary 100% rating follows surgery needing a month of convalescence.", ON_TOPIC)]
+    eligibility = [("Veterans need a serious employment handicap for this program.", NEAR)]
+    chunks = [chunk(1, 1, 0.7), replace(chunk(2, 2, 0.66), benefits=frozenset({"vre"}))]
+
+    def text(benefits: frozenset[str]) -> str:
+        return extractive_generate(question="I'm rated 10%. can i get voc rehab?", question_vector=QUESTION_VECTOR,
+                                   chunks=chunks, units={1: convalescence, 2: eligibility}, benefits=benefits).text
+
+    assert text(frozenset()).startswith("A temporary 100% rating")
+    assert text(frozenset({"vre"})).startswith("Veterans need a serious employment handicap")
