@@ -307,6 +307,9 @@ def test_topics_accept_lists_from_the_database():
         ("can i switch from hlr to supplemental", "can i switch from hlr to supplemental Higher-Level Review"),
         ("how long is my ITF good for", "how long is my ITF good for intent to file"),
         ("is a higher-level review faster than an HLR", "is a higher-level review faster than an HLR"),
+        ("my appeal has been at the board forever, can they speed it up",
+         "my appeal has been at the board forever, can they speed it up advance on the docket"),
+        ("can I speed up my claim", "can I speed up my claim"),
         ("what happens before my C&P exam", "what happens before my C&P exam"),
     ],
 )
