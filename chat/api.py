@@ -39,7 +39,7 @@ from chat.serializers import (
 )
 from chat.services import chat_ask, feedback_record
 from knowledge.models import AnsweredQuestion
-from verification.serializers import AnswerSerializer
+from verification.serializers import AnswerSerializer, answer_data
 from verification.services import QuestionInvalid
 
 logger = logging.getLogger(__name__)
@@ -114,7 +114,7 @@ class AnswerView(APIView):
                               source=data.get("source")).result
         except QuestionInvalid as exc:
             raise ApiError(exc.code, exc.message) from exc
-        return Response(AnswerSerializer(result).data)
+        return Response(answer_data(result))
 
 
 class StoredAnswerView(APIView):

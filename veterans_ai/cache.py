@@ -12,7 +12,7 @@ import time
 
 import redis
 from django.core.cache.backends.locmem import LocMemCache
-from django.core.cache.backends.redis import RedisCache
+from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 
 logger = logging.getLogger("veterans_ai.cache")
 
@@ -20,9 +20,28 @@ REDIS_RETRY_SECONDS = 5.0
 _UNREACHABLE = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
 
 
+class _ClientKeptRedisCacheClient(RedisCacheClient):
+    """Django's client builds a new redis.Redis for every command, and building one (its table of reply
+    callbacks) cost as much as the command's round trip (measured: 0.15 ms of 0.4, twice per API call for the
+    throttle). One per connection pool is kept instead: a redis.Redis takes a connection from its pool for each
+    command, so sharing it is safe."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._clients: dict[int, redis.Redis] = {}
+
+    def get_client(self, key=None, *, write=False):
+        pool = self._get_connection_pool(write)
+        client = self._clients.get(id(pool))
+        if client is None:
+            client = self._clients[id(pool)] = self._client(connection_pool=pool)
+        return client
+
+
 class RedisWithLocalFallbackCache(RedisCache):
     def __init__(self, server, params):
         super().__init__(server, params)
+        self._class = _ClientKeptRedisCacheClient
         self._local = LocMemCache(f"redis-fallback-{id(self)}", {"OPTIONS": {"MAX_ENTRIES": 10_000}})
         self._down_until = 0.0
         self.last_error = ""

@@ -10,6 +10,7 @@ from knowledge.models import AnsweredQuestion
 from knowledge.services import answered_question_create
 from verification import review
 from verification.models import LowConfidenceReport
+from verification.preprocess import PII_NOTICE
 from verification.review_selectors import dashboard_get, review_queue
 from verification.services import answer_question
 
@@ -95,12 +96,57 @@ def test_cache_clear_takes_answers_out_by_topic_and_keeps_reviewed_ones(reviewer
     assert answer_question(question=QUESTION).cache == "miss"
 
 
-def test_a_cache_hit_is_served_in_three_queries_with_what_the_miss_gave(django_assert_max_num_queries):
-    """Look up, load with topics, entities and the sources' date, count the serve: one round trip each."""
+def test_a_cache_hit_is_one_statement_once_its_answer_is_kept_with_what_the_miss_gave(django_assert_num_queries):
+    """The first serve finds and counts it, then loads it with topics, entities and the sources' date; later
+    serves only find and count it: one round trip."""
     miss = answer_question(question=QUESTION)
-    with django_assert_max_num_queries(3):
+    with django_assert_num_queries(2):
+        first = answer_question(question=QUESTION)
+    with django_assert_num_queries(1):
         hit = answer_question(question=QUESTION)
-    assert hit.cache == "exact" and hit.id == miss.id
-    assert (hit.topics, hit.entities, hit.citations) == (miss.topics, miss.entities, miss.citations)
-    assert hit.sources_checked_on == miss.sources_checked_on
-    assert AnsweredQuestion.objects.get(id=miss.id).hit_count == 1
+    for served in (first, hit):
+        assert served.cache == "exact" and served.id == miss.id
+        assert (served.topics, served.entities, served.citations) == (miss.topics, miss.entities, miss.citations)
+        assert served.sources_checked_on == miss.sources_checked_on
+    assert AnsweredQuestion.objects.get(id=miss.id).hit_count == 2
+
+
+# Each column the cache serves, a new value for it written behind the application's back (no save(), no
+# updated_at), and what the next serve must show.
+CHANGED_BEHIND_THE_BACK = [
+    ("answer", "Changed [1].", lambda r: r.answer == "Changed [1]."),
+    ("citations", [{"number": 1, "chunk_id": "x", "url": "https://www.va.gov/x", "title": "X", "quote": "q"}],
+     lambda r: [c["chunk_id"] for c in r.citations] == ["x"]),
+    ("confidence", 0.123, lambda r: r.confidence == 0.123),
+    ("weak_retrieval", True, lambda r: r.weak_retrieval),
+    ("warning", "Changed warning.", lambda r: r.warning == "Changed warning."),
+    ("suggestions", ["Changed?"], lambda r: r.suggestions == ["Changed?"]),
+    ("model", "changed-model", lambda r: r.model == "changed-model"),
+    ("routing_reason", "changed_reason", lambda r: r.routing_reason == "changed_reason"),
+    ("verification", {"citation_score": 0.5}, lambda r: r.verification == {"citation_score": 0.5}),
+    ("verified", True, lambda r: r.verified),
+    ("flagged", True, lambda r: r.flagged and r.refused and not r.citations),
+]
+
+
+@pytest.mark.parametrize(("column", "value", "shows"), CHANGED_BEHIND_THE_BACK, ids=[c[0] for c in CHANGED_BEHIND_THE_BACK])
+def test_a_kept_cache_hit_is_never_served_after_its_answer_changed(column, value, shows):
+    """Served answers are kept in the process, keyed by a fingerprint of what is served: any change to a served
+    column, however it was written, is seen on the very next serve."""
+    miss = answer_question(question=QUESTION)
+    kept = answer_question(question=QUESTION)
+    assert kept.cache == "exact" and not shows(kept)
+    AnsweredQuestion.objects.filter(id=miss.id).update(**{column: value})
+    assert shows(answer_question(question=QUESTION))
+
+
+def test_a_kept_cache_hit_shows_each_askers_own_question():
+    """The kept answer is shared; the question, the personal-data notice and the request id are each asker's."""
+    first = answer_question(question=f"{QUESTION} My SSN is 123-45-6789.")
+    answer_question(question=f"{QUESTION} My SSN is 123-45-6789.")  # now kept
+    other = answer_question(question=f"{QUESTION} my ssn is 987-65-4321.")
+    plain = answer_question(question=QUESTION)
+    assert other.cache == "exact" and other.id == first.id and other.question.startswith(f"{QUESTION} my ssn is")
+    assert not any(digits in other.question + other.answer for digits in ("123-45-6789", "987-65-4321"))
+    assert other.answer.startswith(PII_NOTICE) and other.request_id != first.request_id
+    assert plain.id != first.id and plain.question == QUESTION and not plain.answer.startswith(PII_NOTICE)

@@ -8,6 +8,7 @@ from dataclasses import replace
 from knowledge import selectors as kb
 from knowledge.extraction import entities_extract, topics_classify
 from knowledge.gate import gate_key_build
+from knowledge.services import answer_exact_hit_record
 from verification.followup import question_rewrite
 from verification.layers.refusal import refusal_build
 from verification.layers.types import Refusal
@@ -57,8 +58,9 @@ def crisis(state: AnswerState) -> AnswerState:
 
 
 def cache_exact(state: AnswerState) -> AnswerState:
-    if state.use_cache and (hit := kb.answer_cached_exact(question_hash=state.digest)):
-        return cached(state, hit, decision="hit")
+    if state.use_cache and (serve := answer_exact_hit_record(question_hash=state.digest)):
+        hit = kb.CacheHit(serve.answered_question_id, "exact", 1.0, 1.0, under_review=serve.flagged)
+        return cached(state, hit, decision="hit", serve=serve)
     return replace(state, decision="miss")
 
 

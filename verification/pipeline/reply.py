@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import logging
+import threading
 from dataclasses import replace
 from typing import Any
 
+import cachetools
 from django.db import transaction
 
 from knowledge import selectors as kb
-from knowledge.services import answer_hit_record, answered_question_create
+from knowledge.models import AnsweredQuestion
+from knowledge.services import AnswerServe, answer_hit_record, answered_question_create
 from verification.layers.types import Refusal
 from verification.pipeline.state import AnswerResult, AnswerState, Reply
 from verification.review import cached_answer_content
@@ -39,23 +42,60 @@ def with_notice(answer: str, notice: str | None) -> str:
     return f"{notice}\n\n{answer}" if notice else answer
 
 
-def cached(state: AnswerState, hit: kb.CacheHit, decision: str) -> AnswerState:
+# Stored answers as the cache serves them, finished once and kept in this process, keyed by the answer and its
+# served version (knowledge.selectors.answer_served_version_sql, read in the statement that counts the serve):
+# an edit or a review decision is a new key on the very next serve, in every process; a renamed topic or entity
+# or a re-dated source shows within REFERENCE_TTL_SECONDS. A served answer is a few kilobytes; this many stay.
+SERVED_KEPT = 2048
+_served: cachetools.TTLCache = cachetools.TTLCache(maxsize=SERVED_KEPT, ttl=kb.REFERENCE_TTL_SECONDS)
+_served_lock = threading.Lock()
+
+
+def served_cache_clear() -> None:
+    with _served_lock:
+        _served.clear()
+
+
+def cached(state: AnswerState, hit: kb.CacheHit, decision: str, serve: AnswerServe | None = None) -> AnswerState:
     """Return the state finished with the stored answer ``hit`` names, for the question as asked here: the
-    stored question is never shown, it is another person's words."""
-    row = kb.answer_served_get(answered_question_id=hit.answered_question_id)
-    answer_hit_record(answered_question_id=row.id)
-    entities = [{"type": kind, "value": value} for kind, value in row.entity_pairs]
-    served = cached_answer_content(row=row, under_review=hit.under_review)  # a flagged answer is never shown
-    result = AnswerResult(
-        id=row.id, question=state.asked, answer=with_notice(served.answer, state.notice), citations=served.citations,
-        confidence=round(row.confidence, 3), weak_retrieval=row.weak_retrieval, refused=served.refused,
-        refusal_reason=served.refusal_reason, warning=served.warning, suggestions=served.suggestions,
-        cache=hit.level, model=row.model, routing_reason=row.routing_reason, topics=list(row.topic_slugs),
-        entities=entities, verification=row.verification, verified=row.verified, flagged=row.flagged,
-        request_id=state.request_id, trace=[], latency_ms=0.0, rewritten_question=state.rewritten,
-        sources_checked_on=row.cited_checked_on if served.citations else None,
+    stored question is never shown, it is another person's words. ``serve`` is the serve already counted
+    (the exact level counts it as it finds the answer); otherwise it is counted here."""
+    serve = serve or answer_hit_record(answered_question_id=hit.answered_question_id)
+    if serve is None:
+        raise AnsweredQuestion.DoesNotExist(hit.answered_question_id)
+    stored = _served_result(serve, under_review=hit.under_review)
+    result = replace(
+        stored, question=state.asked, answer=with_notice(stored.answer, state.notice), cache=hit.level,
+        request_id=state.request_id, rewritten_question=state.rewritten,
+        # Each caller gets containers of its own: the kept result is shared.
+        citations=[dict(c) for c in stored.citations], suggestions=list(stored.suggestions),
+        topics=list(stored.topics), entities=[dict(e) for e in stored.entities],
+        verification=dict(stored.verification), trace=[],
     )
     return replace(state, result=result, decision=decision)
+
+
+def _served_result(serve: AnswerServe, *, under_review: bool) -> AnswerResult:
+    """The stored answer as the cache serves it, the parts of this request left blank."""
+    with _served_lock:
+        found = _served.get((serve.answered_question_id, serve.version, under_review))
+    if found is not None:
+        return found
+    row = kb.answer_served_get(answered_question_id=serve.answered_question_id)
+    entities = [{"type": kind, "value": value} for kind, value in row.entity_pairs]
+    served = cached_answer_content(row=row, under_review=under_review)  # a flagged answer is never shown
+    result = AnswerResult(
+        id=row.id, question="", answer=served.answer, citations=served.citations,
+        confidence=round(row.confidence, 3), weak_retrieval=row.weak_retrieval, refused=served.refused,
+        refusal_reason=served.refusal_reason, warning=served.warning, suggestions=served.suggestions,
+        cache="", model=row.model, routing_reason=row.routing_reason, topics=list(row.topic_slugs),
+        entities=entities, verification=row.verification, verified=row.verified, flagged=row.flagged,
+        request_id="", trace=[], latency_ms=0.0,
+        sources_checked_on=row.cited_checked_on if served.citations else None,
+    )
+    with _served_lock:  # under the version read with the row: what is kept always matches its key
+        _served[(row.id, row.served_version, under_review)] = result
+    return result
 
 
 def store(state: AnswerState) -> AnswerState:
