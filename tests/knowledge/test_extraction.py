@@ -310,6 +310,7 @@ def test_topics_accept_lists_from_the_database():
         ("my appeal has been at the board forever, can they speed it up",
          "my appeal has been at the board forever, can they speed it up advance on the docket"),
         ("can I speed up my claim", "can I speed up my claim"),
+        ("is a board appeal faster than a higher-level review", "is a board appeal faster than a higher-level review"),
         ("what happens before my C&P exam", "what happens before my C&P exam"),
     ],
 )
