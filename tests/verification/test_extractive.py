@@ -380,3 +380,15 @@ def test_a_source_on_the_named_benefit_leads_over_a_closer_one_on_none():
 
     assert text(frozenset()).startswith("A temporary 100% rating")
     assert text(frozenset({"vre"})).startswith("Veterans need a serious employment handicap")
+
+
+def test_the_askers_own_rating_is_not_a_level_asked_about():
+    eligibility = [("You need a serious employment handicap for voc rehab at the lowest level.", ON_TOPIC)]
+    table = [("Mental disorders, lowest levels:", OFF), ("10% — mild or transient symptoms", OFF),
+             ("0% — diagnosed, no effect on work", OFF)]
+    units, scores, types = {1: eligibility, 2: table}, {1: 0.7, 2: 0.6}, {2: "rating_table"}
+    text = generate("I'm rated 10 percent, can I get voc rehab", units, scores, types).text
+    assert "mild or transient" not in text and text.startswith("You need a serious employment handicap")
+    # A level asked about beside the asker's own is still read.
+    assert "10% — mild or transient symptoms" in generate("I'm rated 0 percent, what is the rating at 10 percent",
+                                                          units, scores, types).text

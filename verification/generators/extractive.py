@@ -84,6 +84,12 @@ LEVEL_WORDS = content_words("rate rated rates rating ratings percent percentage 
 # A source holding the asked level's row leads when it matched at least this share of the best source.
 LEVEL_SOURCE_FLOOR = 0.8
 W_LEVEL = 0.2
+# "I'm rated 10 percent, can I get voc rehab": the asker's own rating is context, not a level asked about, and
+# it does not make the question one about a rating table.
+_OWN_RATING_RE = re.compile(
+    r"\b(?:i'?m|i am|i'?ve been|i have been|been|currently|already)\s+(?:currently\s+)?rated\s+(?:at\s+)?"
+    r"\d{1,3}\s?(?:%|percent\b)|\bmy (?:current |combined )?rating is \d{1,3}\s?(?:%|percent\b)?|"
+    r"\bi (?:have|got) (?:a |an )?\d{1,3}\s?(?:%|percent) (?:rating|combined rating)\b", re.IGNORECASE)
 # "Three ratings at 10 percent, what's my combined": the levels are the asker's, not the ones asked about.
 _COMBINED_RE = re.compile(r"\bcombin\w*", re.IGNORECASE)
 # A yes/no question ("do I need ...", "can I get ...") is answered by the explanation before any table.
@@ -144,7 +150,8 @@ def extractive_generate(
     q_entities = set(dc_codes_find(question)) | set(va_forms_find(question)) | set(codes)
     wants_number = bool(_QUANTITY_QUESTION_RE.search(question))
     wants_form = bool(_APPLY_QUESTION_RE.search(question))
-    levels = levels_asked(question) if _RATING_QUESTION_RE.search(question) and \
+    levels_text = _OWN_RATING_RE.sub(" ", question)  # the question without the asker's own rating
+    levels = levels_asked(levels_text) if _RATING_QUESTION_RE.search(levels_text) and \
         not _COMBINED_RE.search(question) else frozenset()
     by_chunk: dict[int, list[tuple[float, Unit]]] = {}
     # The sources that name a code or form the question names come first, then the closest in meaning; one
@@ -172,7 +179,7 @@ def extractive_generate(
     # "Why was my retro check less than expected? I'm a military retiree": the source full-text search ranks
     # first (it says "retired pay") may sit below the best few in meaning; it is read too.
     read += [c for c in sources[MAX_SOURCE_CHUNKS:] if c.lexical_rank == 1][:1]
-    if _LEVELS_QUESTION_RE.search(question) and not _COMBINED_RE.search(question) and read and \
+    if _LEVELS_QUESTION_RE.search(levels_text) and not _COMBINED_RE.search(question) and read and \
             not any(chunk_types.get(c.chunk_id) == "rating_table" for c in read):
         # "How does VA rate PTSD?": no table among the best few, but a lower-ranked one is a condition's table
         # (its title names the code) titled with a word of the question; the levels are what was asked, so it
@@ -218,7 +225,7 @@ def extractive_generate(
     primary = by_chunk[best_unit.chunk_number]
     chunk_of = {c.number: c for c in chunks}
 
-    chosen = _rating_rows(question, chunk_of[best_unit.chunk_number], primary, chunk_types, levels=levels)
+    chosen = _rating_rows(levels_text, chunk_of[best_unit.chunk_number], primary, chunk_types, levels=levels)
     leading = best_unit.chunk_number
     if not chosen:
         floor = PRIMARY_FLOOR * best_score
@@ -228,7 +235,7 @@ def extractive_generate(
         # A rating question whose best source explains without the table ("diagnosis of CFS") gets the
         # table of the next best source that has one: the levels are what was asked.
         about = [n for n in by_chunk if not q_entities or _about(chunk_of[n], q_entities)]  # not another's table
-        table = _borrowed_table(question, {n: by_chunk[n] for n in about}, chunk_of, chunk_types,
+        table = _borrowed_table(levels_text, {n: by_chunk[n] for n in about}, chunk_of, chunk_types,
                                 besides=best_unit.chunk_number, levels=levels)
         if table:
             room = MAX_CHARS - sum(len(u.text) for u in table)
