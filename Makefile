@@ -60,7 +60,7 @@ prod-local: install $(STATIC_MANIFEST)
 prod-stop: install
 	$(PY) -m operations.prod_local stop
 
-bench: install
+bench: install $(STATIC_MANIFEST)
 	$(PY) manage.py migrate --no-input
 	$(PY) bench/bench_embeddings.py
 	$(PY) manage.py bench_retrieval
