@@ -12,6 +12,7 @@ from pathlib import Path
 
 import cachetools
 import numpy as np
+import psycopg.sql
 from django.conf import settings
 from django.db import connection
 from django.db.models import Min, Q
@@ -21,6 +22,7 @@ from pgvector.django import CosineDistance, VectorField
 from knowledge.embeddings import embedding_provider_get
 from knowledge.gate import gate_has_entities, intent_overlap
 from knowledge.models import Chunk, ChunkEmbedding
+from veterans_ai.prepared import fetchall_prepared
 
 # Small, rarely-changing tables read on every question (glossary, topic keywords, whitelisted domains) are
 # kept in process for REFERENCE_TTL_SECONDS: an edit shows within that time, and the hot path saves a round
@@ -127,7 +129,7 @@ WITH dense AS (
     FROM (
         SELECT e.chunk_id, e.embedding::vector({dims}) <=> %(q)s::vector({dims}) AS distance
         FROM knowledge_chunkembedding e {dense_join}
-        WHERE e.model = %(model)s {chunk_filter}
+        WHERE e.model = {model} {chunk_filter}
         ORDER BY e.embedding::vector({dims}) <=> %(q)s::vector({dims})
         LIMIT %(n)s
     ) nearest
@@ -153,7 +155,7 @@ entity AS (
                min(e.embedding::vector({dims}) <=> %(q)s::vector({dims})) AS distance
         FROM knowledge_chunkentity ce
         JOIN knowledge_chunk c ON c.id = ce.chunk_id
-        JOIN knowledge_chunkembedding e ON e.chunk_id = ce.chunk_id AND e.model = %(model)s
+        JOIN knowledge_chunkembedding e ON e.chunk_id = ce.chunk_id AND e.model = {model}
         WHERE ce.entity_id = ANY(%(entities)s::bigint[]) {chunk_filter}
         GROUP BY ce.chunk_id
         ORDER BY matched DESC, distance, ce.chunk_id
@@ -182,7 +184,7 @@ JOIN knowledge_source s ON s.id = c.source_id
 LEFT JOIN dense d ON d.chunk_id = f.chunk_id
 LEFT JOIN lexical l ON l.chunk_id = f.chunk_id
 LEFT JOIN entity g ON g.chunk_id = f.chunk_id
-LEFT JOIN knowledge_chunkembedding e ON e.chunk_id = f.chunk_id AND e.model = %(model)s
+LEFT JOIN knowledge_chunkembedding e ON e.chunk_id = f.chunk_id AND e.model = {model}
 ORDER BY f.fused DESC, f.chunk_id
 """
 
@@ -192,12 +194,11 @@ def _hybrid_rows(
     dense_weight: float, lexical_weight: float, topic: str | None, source: str | None, chunk_type: str | None,
     entity_ids: list[int], entity_weight: float,
 ) -> list[tuple]:
-    from django.db import connection
 
     filters, joins = [], ""
     params: dict[str, object] = {
         "q": "[" + ",".join(f"{x:.7g}" for x in np.asarray(vector, dtype=np.float32)) + "]",
-        "model": model_name, "text": query_text, "lexical": bool(query_text.strip()) and lexical_weight > 0,
+        "text": query_text, "lexical": bool(query_text.strip()) and lexical_weight > 0,
         "common": common_lexemes_get(), "n": candidates, "k": top_k,
         "wd": float(dense_weight), "wl": float(lexical_weight),
         "entities": entity_ids if entity_weight > 0 else [], "we": float(entity_weight),
@@ -214,10 +215,12 @@ def _hybrid_rows(
     if filters:
         joins = "JOIN knowledge_chunk c ON c.id = e.chunk_id"
     condition = "".join(f" AND {f}" for f in filters)
-    sql = _HYBRID_SQL.format(dims=int(dimensions), rrf_k=RRF_K, dense_join=joins, chunk_filter=condition)
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        return cursor.fetchall()
+    # The model is written into the statement, not bound: the generic plan of a prepared statement uses a
+    # partial HNSW index only when its condition (model = '...') is in the statement's text.
+    sql = _HYBRID_SQL.format(dims=int(dimensions), rrf_k=RRF_K, dense_join=joins, chunk_filter=condition,
+                             model=psycopg.sql.Literal(model_name).as_string())
+    # Planning this statement took twice as long as running it: prepared, its generic plan is reused.
+    return fetchall_prepared(sql, params)
 
 
 def common_lexemes_get() -> list[str]:

@@ -107,8 +107,17 @@ else:
     }
 # HNSW search breadth (pgvector's default is 40; 100 keeps recall@7 ≥ 0.95 at 100,000 chunks, see `make bench`);
 # iterative scans keep filtered searches (by topic or type) from coming back short.
+# plan_cache_mode applies to prepared statements only, which are the few hot ones veterans_ai.prepared sends
+# (Django's own cursors never prepare): their one generic plan is reused instead of planning each time.
 DATABASES["default"].setdefault("OPTIONS", {})["options"] = (
     f"-c hnsw.ef_search={env.int('HNSW_EF_SEARCH', default=100)} -c hnsw.iterative_scan=strict_order"
+    " -c plan_cache_mode=force_generic_plan"
+)
+# 0: a server-binding cursor prepares each statement the first time it runs; Django's client-binding cursors
+# never do. None prepares nothing, for a transaction-mode pooler that cannot keep prepared statements
+# (PgBouncer before 1.21).
+DATABASES["default"]["OPTIONS"]["prepare_threshold"] = (
+    0 if env.bool("DATABASE_PREPARED_STATEMENTS", default=True) else None
 )
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True

@@ -73,16 +73,31 @@ def test_top_k_limits_results(ingested):
     assert len(chunks_search(query="VA benefits", top_k=2)) == 2
 
 
-def test_hybrid_query_uses_the_partial_hnsw_index(ingested):
-    from django.test.utils import CaptureQueriesContext
+def _prepared_hybrid() -> tuple[str, int]:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement, generic_plans FROM pg_prepared_statements "
+                       "WHERE statement LIKE '%%knowledge_chunkembedding%%'")
+        rows = cursor.fetchall()
+    assert len(rows) == 1, rows
+    return rows[0]
 
+
+def test_hybrid_query_is_prepared_once_and_reuses_its_plan(ingested):
+    chunks_search(query="rating for tinnitus")
+    _, before = _prepared_hybrid()
+    chunks_search(query="how do I file a supplemental claim")
+    statement, after = _prepared_hybrid()
+    assert after == before + 1  # the same statement, its one generic plan run again
+    assert "%(" not in statement and "$1" in statement  # bound on the server
+
+
+def test_hybrid_query_uses_the_partial_hnsw_index(ingested):
+    chunks_search(query="rating for tinnitus")
+    statement, _ = _prepared_hybrid()
     with connection.cursor() as cursor:
         cursor.execute("SET enable_seqscan = off")  # five rows: the planner would rather scan them
-    with CaptureQueriesContext(connection) as queries:
-        chunks_search(query="rating for tinnitus")
-    sql = next(q["sql"] for q in queries.captured_queries if "knowledge_chunkembedding" in q["sql"])
-    with connection.cursor() as cursor:
-        cursor.execute("EXPLAIN " + sql)
+        # The plan the prepared statement reuses: made without its parameters' values.
+        cursor.execute("EXPLAIN (GENERIC_PLAN) " + statement.replace("%", "%%"))
         plan = "\n".join(row[0] for row in cursor.fetchall())
     assert "chunk_emb_hnsw_384" in plan
 

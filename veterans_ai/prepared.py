@@ -1,0 +1,35 @@
+"""Hot statements run as server-side prepared statements that reuse one generic plan.
+
+Django binds parameters on the client (its psycopg cursors never prepare), so PostgreSQL parses and plans every
+statement afresh. For a statement whose planning costs more than running it, that is most of its time: the
+hybrid retrieval (knowledge.selectors) was planned in 2.6 ms and ran in 1.3 ms on the bundled corpus.
+``fetchall_prepared`` sends such a statement through a psycopg server-binding cursor, prepared once per
+connection; settings.py sets ``plan_cache_mode=force_generic_plan`` on every connection, which only prepared
+statements obey (Django's own statements are unaffected), so the plan is made once too. With
+``DATABASE_PREPARED_STATEMENTS=false`` (a transaction-mode pooler that cannot keep them) the statement is sent
+unprepared, with the same result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import psycopg
+from django.db import connection
+
+
+def fetchall_prepared(sql: str, params: Mapping[str, object] | Sequence[object]) -> list[tuple]:
+    """Run ``sql`` (psycopg placeholders: %s or %(name)s) as a prepared statement; return its rows.
+
+    It goes through Django's cursor wrapper, so database errors come out as Django's, execute wrappers see it,
+    and it is logged like any query.
+    """
+    connection.validate_thread_sharing()
+    connection.ensure_connection()
+    with connection.wrap_database_errors:
+        # A server-binding cursor: with the connection's prepare_threshold of 0 it prepares on first use.
+        raw = psycopg.Cursor(connection.connection)
+    wrapped = connection.make_debug_cursor(raw) if connection.queries_logged else connection.make_cursor(raw)
+    with wrapped as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
