@@ -1,4 +1,5 @@
-"""One BLAS/OpenMP thread per process, set before numpy loads.
+"""One BLAS/OpenMP thread per process, set before numpy loads; ONNX Runtime's pool for the local embedding model
+takes its size from OMP_NUM_THREADS too (knowledge.embeddings.local).
 
 Web and Celery workers each run one request or task at a time and there are as many workers as cores:
 numpy's BLAS starting threads of its own in every worker makes them fight over the cores (measured on 2

