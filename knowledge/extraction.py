@@ -114,9 +114,37 @@ def _longest_first(matches: Iterable[_PhraseMatch]) -> list[_PhraseMatch]:
 _BENEFIT_INDEX = _PhraseIndex((name, slug) for slug, names in BENEFITS.items() for name in names)
 
 
+class ByIdentity:
+    """A value derived from a mapping, kept while that very object is passed again.
+
+    The reference caches (knowledge.selectors) hand out one glossary or condition-name mapping until they
+    reload it, so on the hot path the derived index is found by identity, without reading the mapping: making a
+    content key for a 400-alias glossary on every call was the largest cost of entity extraction. The mapping
+    is held, so its id cannot be reused while the entry lives; a mapping must not be changed once passed.
+    """
+
+    def __init__(self, derive, *, size: int = 8) -> None:
+        self._derive = derive
+        self._size = size
+        self._entries: dict[int, tuple[object, object]] = {}
+
+    def __call__(self, source):
+        entry = self._entries.get(id(source))
+        if entry is not None and entry[0] is source:
+            return entry[1]
+        value = self._derive(source)
+        if len(self._entries) >= self._size:
+            self._entries.clear()
+        self._entries[id(source)] = (source, value)
+        return value
+
+
 @functools.lru_cache(maxsize=16)
-def _terms_index(terms: frozenset[tuple[str, str]]) -> _PhraseIndex:
+def _terms_index_build(terms: frozenset[tuple[str, str]]) -> _PhraseIndex:
     return _PhraseIndex(sorted(terms))
+
+
+_terms_index = ByIdentity(lambda terms: _terms_index_build(frozenset((a.lower(), t) for a, t in terms.items())))
 
 
 @functools.lru_cache(maxsize=16)
@@ -150,8 +178,11 @@ def condition_names_build(*, codes: Iterable[tuple[str, str]]) -> dict[str, str]
 
 
 @functools.lru_cache(maxsize=16)
-def _conditions_index(conditions: frozenset[tuple[str, str]]) -> _PhraseIndex:
+def _conditions_index_build(conditions: frozenset[tuple[str, str]]) -> _PhraseIndex:
     return _PhraseIndex(sorted(conditions), plurals=True)
+
+
+_conditions_index = ByIdentity(lambda conditions: _conditions_index_build(frozenset(conditions.items())))
 
 
 def entities_extract(
@@ -172,11 +203,10 @@ def entities_extract(
     for phrase in _longest_first(_BENEFIT_INDEX.find(text)):
         found.append((phrase.start, ExtractedEntity(type="benefit", value=phrase.key, text=phrase.text)))
     if terms:
-        index = _terms_index(frozenset((alias.lower(), term) for alias, term in terms.items()))
-        for phrase in _longest_first(index.find(text)):
+        for phrase in _longest_first(_terms_index(terms).find(text)):
             found.append((phrase.start, ExtractedEntity(type="term", value=phrase.key, text=phrase.text)))
     if conditions:
-        for phrase in _longest_first(_conditions_index(frozenset(conditions.items())).find(text)):
+        for phrase in _longest_first(_conditions_index(conditions).find(text)):
             found.append((phrase.start, ExtractedEntity(type="dc_code", value=phrase.key, text=phrase.text)))
     found.sort(key=lambda item: item[0])
     seen: set[tuple[str, str]] = set()

@@ -20,6 +20,7 @@ from django.db.models.functions import Cast
 from pgvector.django import CosineDistance, VectorField
 
 from knowledge.embeddings import embedding_provider_get
+from knowledge.extraction import ByIdentity
 from knowledge.gate import gate_has_entities, intent_overlap
 from knowledge.models import Chunk, ChunkEmbedding
 from veterans_ai.prepared import fetchall_prepared
@@ -293,8 +294,7 @@ def question_intent_words(*, question: str) -> str:
     from knowledge.extraction import entities_extract
     from knowledge.gate import intent_words
 
-    terms = {alias.lower(): term for term, aliases in glossary_get().items() for alias in (term, *aliases)}
-    found = entities_extract(text=question, terms=terms, conditions=condition_names_get())
+    found = entities_extract(text=question, terms=glossary_terms_get(), conditions=condition_names_get())
     return intent_words(text=question, mentions=[e.text for e in found])
 
 
@@ -398,6 +398,19 @@ def glossary_get() -> dict[str, tuple[str, ...]]:
     return _reference("glossary", lambda: {
         value: tuple(aliases) for value, aliases in Entity.objects.filter(type="term").values_list("value", "aliases")
     })
+
+
+def _glossary_terms(glossary: dict[str, tuple[str, ...]]) -> dict[str, str]:
+    return {alias.lower(): term for term, aliases in glossary.items() for alias in (term, *aliases)}
+
+
+def glossary_terms_get() -> dict[str, str]:
+    """Return every lower-case name of a glossary term → the term; one object for as long as the glossary is
+    cached, so the entity extractor's index of it is found by identity (knowledge.extraction.ByIdentity)."""
+    return _glossary_terms_of(glossary_get())
+
+
+_glossary_terms_of = ByIdentity(_glossary_terms, size=2)
 
 
 def condition_names_get() -> dict[str, str]:

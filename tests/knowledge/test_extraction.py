@@ -354,3 +354,24 @@ def test_benefit_names_expand_adds_the_other_names_once():
     assert len(added) == 2  # "DIC" once, after the one name not already in the question
     assert benefit_names_expand(text="what does DIC pay", benefits=["dic"]).startswith("what does DIC pay ")
     assert benefit_names_expand(text="what is CHAMPVA", benefits=[]) == "what is CHAMPVA"
+
+
+def test_derived_indexes_follow_the_mapping_object():
+    from knowledge.extraction import ByIdentity
+
+    calls = []
+    derive = ByIdentity(lambda mapping: calls.append(dict(mapping)) or len(mapping), size=2)
+    first = {"a": "1"}
+
+    assert derive(first) == derive(first) == 1 and len(calls) == 1  # the same object: derived once
+    assert derive({"a": "1", "b": "2"}) == 2 and len(calls) == 2  # another object: derived afresh
+    assert derive(dict(first)) == 1 and len(calls) == 3  # equal content, another object: derived afresh
+
+
+def test_a_reloaded_glossary_is_read_at_once():
+    # The reference cache hands out a new mapping when it reloads: extraction follows it, not an old index.
+    before = entities_extract(text="what is a widget rating", terms={"widget": "widget"})
+    after = entities_extract(text="what is a widget rating", terms={"gadget": "gadget"})
+
+    assert [(e.type, e.value) for e in before] == [("term", "widget")]
+    assert after == []

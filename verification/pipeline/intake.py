@@ -42,7 +42,7 @@ def has_history(state: AnswerState) -> bool:
 def rewrite(state: AnswerState) -> AnswerState:
     """Rewrite a follow-up ("what about my knee?") with the conversation's earlier questions."""
     history = tuple(pii_scrub(text=question).text for question in state.history)
-    rewritten = question_rewrite(question=state.text, history=history, terms=_glossary_terms(kb.glossary_get()),
+    rewritten = question_rewrite(question=state.text, history=history, terms=kb.glossary_terms_get(),
                                  conditions=kb.condition_names_get())
     if rewritten is None:
         return replace(state, decision="standalone")
@@ -66,7 +66,7 @@ def cache_exact(state: AnswerState) -> AnswerState:
 
 def classify(state: AnswerState) -> AnswerState:
     glossary = kb.glossary_get()
-    found = entities_extract(text=state.text, terms=_glossary_terms(glossary), conditions=kb.condition_names_get())
+    found = entities_extract(text=state.text, terms=kb.glossary_terms_get(), conditions=kb.condition_names_get())
     topic_scores = topics_classify(text=state.text, topics=kb.topic_keywords_get())[:TOPICS_KEPT]
     topics = tuple(slug for slug, _ in topic_scores)
     entities = tuple((e.type, e.value) for e in found)
@@ -75,11 +75,6 @@ def classify(state: AnswerState) -> AnswerState:
     return replace(state, glossary=glossary, topics=topics, topic_scores=tuple(topic_scores), entities=entities,
                    gate_key=gate_key,
                    decision=",".join(topics) or None)
-
-
-def _glossary_terms(glossary) -> dict[str, str]:
-    """Every lower-case name of a glossary term → the term."""
-    return {alias.lower(): term for term, aliases in glossary.items() for alias in (term, *aliases)}
 
 
 def scope(state: AnswerState) -> AnswerState:
