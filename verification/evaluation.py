@@ -171,13 +171,13 @@ def fact_normalise(text: str) -> str:
     text = text.replace("**", "").replace("__", "").replace("`", "")
     text = _CITATION_RE.sub(" ", text)
     text = _CFR_RE.sub("cfr", text)
+    text = _WORD_HYPHEN_RE.sub(" ", text)  # first: "a one-year period" states "1 year"
     text = _HUNDRED_RE.sub("100", text)
     text = _NUMBER_WORD_RE.sub(lambda m: str(NUMBER_WORDS[m.group(1)]), text)
     text = _PERCENT_RE.sub(r"\1%", text)
     text = _PERCENT_RANGE_RE.sub(r"\1%\2", text)
     text = _THOUSANDS_RE.sub("", text)
     text = re.sub(r"\$\s?(?=\d)", "", text)
-    text = _WORD_HYPHEN_RE.sub(" ", text)
     return _SPACES_RE.sub(" ", text).strip()
 
 

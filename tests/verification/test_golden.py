@@ -105,6 +105,8 @@ def test_a_malformed_item_is_rejected_naming_its_line(tmp_path):
     ("$1,699.36", "The basic rate is 1699.36 a month."),
     ("1699.36", "The basic rate is $1,699.36."),
     ("one year", "You have 1 year to file."),
+    ("1 year", "you keep the rest of that one-year period"),
+    ("one-time payment", "a one time payment"),
     ("Higher-Level Review", "ask for a higher level review"),
     ("4.25", "under 38 C.F.R. § 4.25"),
     ("70%", "levels run from 70–100%"),
