@@ -119,3 +119,24 @@ def test_each_chunk_names_the_benefits_the_graph_links_it_to(ingested):
     assert benefits[ids["t-ch30"]] >= {"gi_bill_montgomery"}
     assert "gi_bill_montgomery" not in benefits.get(ids["t-itf"], frozenset())
     assert chunk_benefits_get(chunk_ids=[]) == {}
+
+
+def test_sentence_vectors_are_read_as_stored_in_order(ingested):
+    # Read in PostgreSQL's binary format; the same numbers, sentences and order as Django's VectorField gives.
+    import numpy as np
+
+    from knowledge.models import Chunk, ChunkSentence
+    from knowledge.selectors import _units_cache, chunk_units_get
+
+    chunks = list(Chunk.objects.order_by("-id").values_list("id", "content"))
+    _units_cache.clear()
+
+    units = chunk_units_get(chunks=chunks, model_name="all-MiniLM-L6-v2")
+
+    assert list(units) == [pk for pk, _ in chunks]
+    for pk, _ in chunks:
+        stored = ChunkSentence.objects.filter(chunk_id=pk, model="all-MiniLM-L6-v2").order_by("position")
+        assert [text for text, _ in units[pk]] == [s.text for s in stored] and stored
+        for (_, vector), sentence in zip(units[pk], stored, strict=True):
+            assert vector.dtype == np.float32 and vector.shape == (384,)
+            assert np.array_equal(vector, np.asarray(sentence.embedding, dtype=np.float32))
