@@ -136,6 +136,11 @@ def test_benefit_dictionary_covers_the_product_benefits():
         ("Am I permanent and total?", "p_and_t"),
         ("Is my rating P&T?", "p_and_t"),
         ("P and T status", "p_and_t"),
+        ("can I get a wheelchair van from the VA", "automobile_allowance"),
+        ("adaptive equipment for my truck", "automobile_allowance"),
+        ("does my eczema cream count for the clothing allowance", "clothing_allowance"),
+        ("can I get CRSC if I was medically retired", "concurrent_receipt"),
+        ("do I qualify for CRDP at 50 percent", "concurrent_receipt"),
     ],
 )
 def test_benefits_found_by_name_and_lay_wording(text, expected):
