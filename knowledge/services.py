@@ -187,8 +187,8 @@ def corpus_ingest(
         # Two ingests at once would both insert the same new topics and entries: the second waits for the first.
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_advisory_xact_lock(%s)", [INGEST_LOCK_KEY])
-        graph_seed()
-        counts = _records_write(parsed.records)
+        seeded = graph_seed()
+        counts = _records_write(parsed.records, vocabulary_changed=bool(seeded["added"] or seeded["updated"]))
         pending = chunks_needing_embedding(chunk_ids=None)
         transaction.on_commit(partial(chunks_embed_enqueue, chunk_ids=pending, progress=progress))
     return IngestSummary(skipped=parsed.skipped, to_embed=len(pending), **counts)
@@ -203,7 +203,10 @@ def _urls_whitelisted(records: Sequence[ChunkRecord], *, paths: Sequence[Path]) 
                                     reason=ERR_URL_NOT_WHITELISTED.format(url=record.url, entry_id=record.entry_id))
 
 
-def _records_write(records: Sequence[ChunkRecord]) -> dict[str, int]:
+def _records_write(records: Sequence[ChunkRecord], *, vocabulary_changed: bool = False) -> dict[str, int]:
+    """Write the records' chunks and link them to the graph's entities. New and changed chunks are linked;
+    when the words entities are found by changed (seeded rows or glossary terms added or updated: a new
+    benefit, a new alias), every chunk is linked again, or unchanged chunks would keep the old edges."""
     topics = {t.slug: t for t in Topic.objects.all()}
     sources = _sources_upsert(records)
     existing = {row[0]: row[1:] for row in Chunk.objects.values_list("entry_id", "id", "content_hash")}
@@ -238,8 +241,12 @@ def _records_write(records: Sequence[ChunkRecord]) -> dict[str, int]:
     )
     touched = new + changed
     by_entry = {r.entry_id: r for r in records}
-    _terms_upsert([by_entry[c.entry_id] for c in touched if by_entry[c.entry_id].term], sources)
-    _entities_link(touched, terms=_term_aliases())
+    terms = _terms_upsert([by_entry[c.entry_id] for c in touched if by_entry[c.entry_id].term], sources)
+    linked = touched
+    if vocabulary_changed or terms["added"] or terms["updated"]:
+        linked = touched + list(Chunk.objects.exclude(id__in=[c.id for c in touched])
+                                .only("id", "title", "content", "diagnostic_code"))
+    _entities_link(linked, terms=_term_aliases())
     changes = [
         ChunkChange(chunk_id=c.id, entry_id=c.entry_id, before=before[c.id][0], after=c.content)
         for c in changed if before[c.id] != (c.content, sources[by_entry[c.entry_id].url].url)
@@ -369,9 +376,10 @@ def _topic_for(record: ChunkRecord, topics: dict[str, Topic]) -> tuple[Topic, st
     return topics[slug], record.subtopic or record.topic
 
 
-def _terms_upsert(records: Sequence[ChunkRecord], sources: dict[str, Source]) -> None:
+def _terms_upsert(records: Sequence[ChunkRecord], sources: dict[str, Source]) -> dict[str, int]:
     """Create or update glossary terms; a term defined twice keeps its `definition` record, aliases merged.
-    A term a reviewer edited keeps their name, aliases and definition."""
+    A term a reviewer edited keeps their name, aliases and definition. Return how many were added, updated
+    and kept."""
     by_term: dict[str, _Seeded] = {}
     for r in sorted(records, key=lambda r: r.type != "definition"):
         value = r.term.lower()[:128]
@@ -383,7 +391,7 @@ def _terms_upsert(records: Sequence[ChunkRecord], sources: dict[str, Source]) ->
             "name": r.term[:255], "aliases": [a[:128] for a in r.aliases], "definition": r.content,
             "source_id": sources[r.url].id,
         })
-    _seed_rows(Entity, list(by_term.values()), key_fields=("type", "value"), reason=INGEST_REASON)
+    return _seed_rows(Entity, list(by_term.values()), key_fields=("type", "value"), reason=INGEST_REASON)
 
 
 def _term_aliases() -> dict[str, str]:

@@ -242,3 +242,34 @@ def test_a_remote_embedding_provider_keeps_local_vectors_for_the_offline_path(
         summary = ingest(small_corpus_file, django_capture_on_commit_callbacks)
         assert summary.unchanged == 5
         assert ChunkEmbedding.objects.filter(model="all-MiniLM-L6-v2").count() == 5
+
+
+def _benefits_of(entry_id: str) -> set[str]:
+    from knowledge.models import ChunkEntity
+
+    return set(ChunkEntity.objects.filter(chunk__entry_id=entry_id, entity__type="benefit")
+               .values_list("entity__value", flat=True))
+
+
+def test_unchanged_chunks_are_linked_again_when_a_benefit_is_added(
+    small_corpus_file, ingested, monkeypatch, django_capture_on_commit_callbacks
+):
+    # A release adds a benefit to knowledge/seed/benefits.json: chunks already stored that name it, unchanged,
+    # must gain the edge, or questions naming the benefit never read them first.
+    import knowledge.extraction as extraction
+
+    assert "itf_program" not in _benefits_of("t-itf")
+    monkeypatch.setitem(extraction.BENEFITS, "itf_program", ("Intent to file program", "intent to file"))
+    monkeypatch.setattr(extraction, "_BENEFIT_INDEX", extraction._PhraseIndex(
+        (name, slug) for slug, names in extraction.BENEFITS.items() for name in names))
+
+    with django_capture_on_commit_callbacks(execute=True):
+        summary = corpus_ingest(paths=[small_corpus_file])
+
+    assert summary.added == summary.updated == 0  # nothing to store or embed again
+    assert "itf_program" in _benefits_of("t-itf")
+    assert "itf_program" not in _benefits_of("t-hlr")
+
+    with django_capture_on_commit_callbacks(execute=True):
+        corpus_ingest(paths=[small_corpus_file])  # the vocabulary unchanged since: the edges stay as they are
+    assert "itf_program" in _benefits_of("t-itf")
