@@ -195,7 +195,6 @@ def _hybrid_rows(
     dense_weight: float, lexical_weight: float, topic: str | None, source: str | None, chunk_type: str | None,
     entity_ids: list[int], entity_weight: float,
 ) -> list[tuple]:
-
     filters, joins = [], ""
     params: dict[str, object] = {
         "q": "[" + ",".join(f"{x:.7g}" for x in np.asarray(vector, dtype=np.float32)) + "]",
