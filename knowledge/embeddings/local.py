@@ -85,7 +85,7 @@ class _GraphBuilder:
         self._count = 0
 
     def weight(self, name: str, array: np.ndarray) -> str:
-        self.weights.append(numpy_helper.from_array(np.ascontiguousarray(array, dtype=array.dtype), name))
+        self.weights.append(numpy_helper.from_array(np.ascontiguousarray(array), name))
         return name
 
     def node(self, op: str, *inputs: str, **attributes) -> str:
@@ -136,12 +136,12 @@ def _graph_build(weights: dict[str, np.ndarray]) -> ModelProto:
     mask = g.node("Mul", g.node("Sub", "one", g.node("Unsqueeze", "attention_mask", "axes_1_2")), "masked")
     # 1/√d folded into the query projection: no pass over the attention scores.
     scale = 1.0 / math.sqrt(HEAD_DIM)
+
+    def heads(t: str) -> str:  # (batch, length, 384) → (batch, heads, length, 32)
+        return g.node("Transpose", g.node("Reshape", t, "heads_shape"), perm=[0, 2, 1, 3])
+
     for index in range(LAYERS):
         prefix = f"encoder.layer.{index}."
-
-        def heads(t: str) -> str:  # (batch, length, 384) → (batch, heads, length, 32)
-            return g.node("Transpose", g.node("Reshape", t, "heads_shape"), perm=[0, 2, 1, 3])
-
         query = heads(g.linear(x, prefix + "attention.self.query", weights, scale))
         key = heads(g.linear(x, prefix + "attention.self.key", weights))
         value = heads(g.linear(x, prefix + "attention.self.value", weights))
