@@ -392,3 +392,13 @@ def test_the_askers_own_rating_is_not_a_level_asked_about():
     # A level asked about beside the asker's own is still read.
     assert "10% — mild or transient symptoms" in generate("I'm rated 0 percent, what is the rating at 10 percent",
                                                           units, scores, types).text
+
+
+def test_a_relatives_rating_is_not_a_level_asked_about():
+    # "My husband was 100% P&T for 12 years and died of cancer, can I get DIC": his rating is the story.
+    rule = [("Survivors can get DIC when the veteran was totally disabled for 10 years before death.", ON_TOPIC)]
+    table = [("DC 7528 genitourinary cancer:", OFF), ("100% — active malignancy", OFF)]
+    units, scores, types = {1: rule, 2: table}, {1: 0.7, 2: 0.6}, {2: "rating_table"}
+    text = generate("my husband was 100% p&t for 12 years and died of cancer, can i get DIC", units, scores,
+                    types).text
+    assert "active malignancy" not in text and text.startswith("Survivors can get DIC")
