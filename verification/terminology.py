@@ -174,14 +174,22 @@ _TERM_HEAD_RE = re.compile(r"^(?P<head>.+?) (?:in|for|on|under|during|with|from|
 TERM_HEAD_MIN_CHARS = 2
 
 
+# "a permanent and total rating", "VALife insurance": a kind-of-thing noun after the term the glossary names.
+_TRAILING_KIND_NOUN_RE = re.compile(r"\s+(?:ratings?|status|program|benefits?|insurance|payments?)$")
+
+
 def term_candidates(*, term: str) -> tuple[str, ...]:
     """Return ``term`` and, when a phrase of place or use follows it, the term alone ("dro in the old appeals
-    system" → "dro"): the glossary and the sources name the term, not the asker's context."""
+    system" → "dro"), and without a trailing kind-of-thing noun ("permanent and total rating" → "permanent and
+    total"): the glossary and the sources name the term, not the asker's context."""
     found = _TERM_HEAD_RE.match(term)
-    head = _term_clean(found.group("head")) if found else ""
-    if len(head) >= TERM_HEAD_MIN_CHARS and head != term and _term_acceptable(head):
-        return term, head
-    return (term,)
+    head = _term_clean(found.group("head")) if found else term
+    heads = [head, _TRAILING_KIND_NOUN_RE.sub("", head)]
+    candidates = [term]
+    for head in heads:
+        if len(head) >= TERM_HEAD_MIN_CHARS and head not in candidates and _term_acceptable(head):
+            candidates.append(head)
+    return tuple(candidates)
 
 
 def definitional_term_extract(*, question: str) -> str | None:

@@ -402,3 +402,39 @@ def test_a_relatives_rating_is_not_a_level_asked_about():
     text = generate("my husband was 100% p&t for 12 years and died of cancer, can i get DIC", units, scores,
                     types).text
     assert "active malignancy" not in text and text.startswith("Survivors can get DIC")
+
+
+def test_the_sentence_that_answers_leads_when_it_clearly_outscores_the_sources_opening():
+    # "How long do I have to file a supplemental claim": the source opens on what the form is for.
+    units = {1: [("A supplemental claim is filed on VA Form 20-0995 with new evidence.", OFF),
+                 ("You can file a supplemental claim at any time; within 1 year protects the date.", ON_TOPIC)]}
+    text = generate("how long do i have to file a supplemental claim", units, {1: 0.7}).text
+    assert text.startswith("You can file a supplemental claim at any time")
+    assert "VA Form 20-0995" in text  # moved ahead, nothing dropped
+    # A near tie keeps the source's own order, and a sentence adding to the one before it never leads.
+    close = {1: [("A supplemental claim is filed on VA Form 20-0995 with new evidence.", ON_TOPIC),
+                 ("You can file a supplemental claim at any time; within 1 year protects the date.", NEAR)]}
+    assert generate("how long do i have to file a supplemental claim", close, {1: 0.7}).text.startswith("A supplemental")
+    additive = {1: [("A supplemental claim is filed on VA Form 20-0995 with new evidence.", OFF),
+                    ("Your letter may also say you can file a supplemental claim within 1 year.", ON_TOPIC)]}
+    assert generate("how long do i have to file a supplemental claim", additive, {1: 0.7}).text.startswith("A supplemental")
+
+
+def test_an_application_question_naming_a_rating_gets_the_way_to_apply_not_a_table():
+    # "How do I file for an increase on my knee rating": the knee replacement table is not what was asked.
+    table = [("DC 5055 knee replacement rating:", ON_TOPIC), ("100% — for 4 months after the knee prosthesis", OFF),
+             ("30% — minimum knee rating", OFF)]
+    process = [("To file for an increased rating, use VA Form 21-526EZ with new evidence.", NEAR)]
+    units, types = {1: table, 2: process}, {1: "rating_table"}
+    text = generate("how do i file for an increase on my knee rating", units, {1: 0.7, 2: 0.6}, types).text
+    assert "- 100%" not in text and "21-526EZ" in text
+    assert "- 100%" in generate("what is the knee replacement rating", units, {1: 0.7, 2: 0.6}, types).text
+
+
+def test_another_sources_sentence_leaning_on_a_year_it_does_not_name_is_not_served():
+    units = {1: [("An increased rating claim is filed on VA Form 21-526EZ.", ON_TOPIC)],
+             2: [("The veteran files the claim on October 1 of the same year.", LEAD)],
+             3: [("An increased rating claim may cover the same period of service.", vec(1, 0, 0, 0.5))]}
+    text = generate("when is the increased rating claim filed", units, {1: 0.7, 2: 0.69, 3: 0.68}).text
+    assert "of the same year" not in text
+    assert "the same period of service" in text  # "the same period of service" names its period

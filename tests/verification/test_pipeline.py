@@ -214,6 +214,15 @@ def test_unknown_term_is_refused_not_invented():
     assert result.refused and result.refusal_reason == "terminology_not_found"
 
 
+@pytest.mark.parametrize(("question", "fact"), [
+    ("what is VALife insurance", "$40,000"),  # the source says "Veterans Affairs Life Insurance (VALife)"
+    ("what does 0 percent service connected mean", "noncompensable"),  # a page on 0% ratings, in other words
+])
+def test_a_term_whose_words_a_source_uses_apart_is_answered_not_refused(question, fact):
+    result = answer_question(question=question, use_cache=False)
+    assert not result.refused and fact in result.answer
+
+
 def test_a_term_a_retrieved_source_defines_is_answered_with_that_sentence():
     result = answer_question(question="What is K2?", use_cache=False)
     assert not result.refused and result.routing_reason == "terminology_source"

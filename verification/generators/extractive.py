@@ -103,9 +103,16 @@ _YES_NO_RE = re.compile(r"(?:^|[,.;:!?]\s)\W*(?:do|does|did|can|could|is|are|am|
 # A sentence that opens by leaning on the one before it.
 _CONTEXT_BOUND_RE = re.compile(r"^\s*(?:so|thus|therefore|that|this|these|those|it|they|such|but|however|also|"
                                r"and|then|otherwise)\b", re.IGNORECASE)
-# "that year", "the same window": a sentence naming something only the sentence before it defines.
+# "that year", "the same window": a sentence naming something only the sentence before it defines ("the same
+# period of service" says which period itself).
 _BACK_REFERENCE_RE = re.compile(r"\b(?:that|this|those|these|the same)\s+(?:one[- ]year\s+)?(?:year|window|period|"
-                                r"deadline|time limit|date|amount|rule|limit)s?\b", re.IGNORECASE)
+                                r"deadline|time limit|date|amount|rule|limit)s?\b(?! of\b)", re.IGNORECASE)
+# "Your rating decision may also say ...": a sentence that adds to the one before it, early on.
+_ADDITIVE_RE = re.compile(r"^(?:\W*\S+\s+){0,6}?(?:also|too|as well|likewise|either)\b", re.IGNORECASE)
+# The best sentence leads when it outscores the source's opening sentence by this much; closer scores are
+# noise, and the source's own order reads better. Chosen on fresh questions read by hand (a 0.02 to 0.04 lead
+# put a side fact first; 0.08 to 0.46 put the answer first).
+DIRECT_FIRST_MARGIN = 0.05
 # A source's own question ("Can I get 10 percent for each ear?") and its bare "Yes." or "No." answer that
 # question, not the asker's, which may be put the other way round; the explanation after them is served.
 _NOT_AN_ANSWER_RE = re.compile(r"^\s*(?:[^\n]*\?\s*|(?:yes|no)[.!]?\s*)$", re.IGNORECASE)
@@ -153,7 +160,9 @@ def extractive_generate(
     q_entities = set(dc_codes_find(question)) | set(va_forms_find(question)) | set(codes)
     wants_number = bool(_QUANTITY_QUESTION_RE.search(question))
     wants_form = bool(_APPLY_QUESTION_RE.search(question))
-    levels_text = _OWN_RATING_RE.sub(" ", question)  # the question without the asker's own rating
+    # The question without the asker's own rating; "how do I file for an increase on my knee rating" asks for
+    # the way to file, not for the knee's levels, so an apply question asks for no table.
+    levels_text = "" if wants_form else _OWN_RATING_RE.sub(" ", question)
     levels = levels_asked(levels_text) if _RATING_QUESTION_RE.search(levels_text) and \
         not _COMBINED_RE.search(question) else frozenset()
     by_chunk: dict[int, list[tuple[float, Unit]]] = {}
@@ -275,8 +284,8 @@ def extractive_generate(
         conditions = _conditions_in(unit.text, names) | frozenset(dc_codes_find(unit.text))
         if conditions and allowed_codes and not comparing and not conditions & allowed_codes:
             continue  # a sentence about another condition only ("asthma is rated on ...")
-        if _CONTEXT_BOUND_RE.match(unit.text):
-            continue  # "So a veteran ...", "That range includes ...": it leans on a sentence that is not here
+        if _CONTEXT_BOUND_RE.match(unit.text) or _BACK_REFERENCE_RE.search(unit.text):
+            continue  # "So a veteran ...", "... on October 1 of the same year": it leans on a sentence not here
         if max(float(unit.vector @ c.vector) for c in chosen) > REDUNDANT_ABOVE:
             continue  # overlapping chunks repeat paragraphs: say each thing once
         chosen.append(unit)
@@ -285,6 +294,7 @@ def extractive_generate(
 
     order = {n: i for i, n in enumerate(dict.fromkeys([leading, *[u.chunk_number for u in chosen]]))}
     chosen.sort(key=lambda u: (order[u.chunk_number], u.position))
+    chosen = _direct_first(chosen, best_unit, {id(u): score for scored in by_chunk.values() for score, u in scored})
     lines: list[tuple[bool, str]] = []
     quotes: dict[int, list[str]] = {}
     for index, unit in enumerate(chosen):
@@ -364,6 +374,18 @@ def _with_antecedents(chosen: list[Unit], units: list[Unit]) -> list[Unit]:
             added.append(before)
             have.add(before.position)
     return chosen + added
+
+
+def _direct_first(chosen: list[Unit], best: Unit, scores: Mapping[int, float]) -> list[Unit]:
+    """Lead with the sentence that best answers the question ("You can file a Supplemental Claim at any time,
+    but ...") when the leading source's own order puts it later and it clearly outscores the sentence that
+    opens; not when it leans on what comes before it, nor in a table, whose lead and rows keep their order."""
+    if not chosen or chosen[0] is best or best not in chosen or any(_ROW_RE.match(u.text) for u in chosen) \
+            or scores[id(best)] - scores.get(id(chosen[0]), 0.0) < DIRECT_FIRST_MARGIN \
+            or _CONTEXT_BOUND_RE.match(best.text) or _BACK_REFERENCE_RE.search(best.text) \
+            or _ADDITIVE_RE.search(best.text):
+        return chosen
+    return [best, *(u for u in chosen if u is not best)]
 
 
 def _whole_table(chosen: list[Unit], units: list[Unit]) -> list[Unit]:

@@ -14,6 +14,7 @@ from knowledge.embeddings import embedding_provider_get
 from knowledge.embeddings.base import EmbeddingError
 from knowledge.extraction import benefit_names_expand, lay_terms_expand
 from verification.generators import EXTRACTIVE
+from verification.layers.citations import content_words
 from verification.layers.confidence import answer_confidence, confidence_assess
 from verification.layers.refusal import refusal_build
 from verification.layers.relevance import relevance_filter
@@ -100,13 +101,23 @@ def terminology(state: AnswerState) -> AnswerState:
         for hit in probe:
             if passage := definition_passage_find(term=term, text=hit.content):
                 return _source_definition(replace(state, retrieved=retrieved_rows(probe)), hit, passage)
-    for term in terms:
-        phrase = re.compile(r"(?<!\w)" + r"\W+".join(map(re.escape, term.split())) + r"(?!\w)", re.IGNORECASE)
-        if any(phrase.search(f"{hit.title} {hit.content}") for hit in probe[:TERM_PROBE_TOP_K]):
-            return replace(state, decision="to_retrieval")
+    if any(_term_used(term, hit) for term in terms for hit in probe[:TERM_PROBE_TOP_K]):
+        return replace(state, decision="to_retrieval")
     suggestions = match.suggestions or tuple(kb.suggestions_get(vector=state.vector, model_name=state.model_name))
     refusal = refusal_build(reason="terminology_not_found", suggestions=suggestions, detail={"term": asked})
     return refused(state, refusal, "not_found")
+
+
+def _term_used(term: str, hit: kb.ChunkHit) -> bool:
+    """Whether the source uses the term: as a phrase, or every word of it ("VALife insurance" in "Veterans
+    Affairs Life Insurance (VALife)", "0 percent service connected" in a page on 0% ratings). A term the corpus
+    lacks has a word no source holds ("a hollister waiver")."""
+    text = f"{hit.title} {hit.content}"
+    phrase = re.compile(r"(?<!\w)" + r"\W+".join(map(re.escape, term.split())) + r"(?!\w)", re.IGNORECASE)
+    if phrase.search(text):
+        return True
+    words = content_words(term)
+    return bool(words) and words <= content_words(text)
 
 
 def _source_definition(state: AnswerState, hit: kb.ChunkHit, passage: tuple[str, ...]) -> AnswerState:
