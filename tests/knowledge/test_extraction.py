@@ -320,6 +320,12 @@ def test_topics_accept_lists_from_the_database():
         ("can I lift weights with a knee brace", "can I lift weights with a knee brace"),
         ("is a board appeal faster than a higher-level review", "is a board appeal faster than a higher-level review"),
         ("what happens before my C&P exam", "what happens before my C&P exam"),
+        ("i got denied for my back, what are my options now",
+         "i got denied for my back, what are my options now decision review options"),
+        ("is va disability taxable", "is va disability taxable tax free"),
+        ("is it tax free", "is it tax free"),
+        ("do i have to be 100% to get voc rehab", "do i have to be 100% to get voc rehab eligibility"),
+        ("do I have to be at the exam early", "do I have to be at the exam early"),
     ],
 )
 def test_lay_terms_expand_adds_the_schedules_word(text, expanded):

@@ -438,3 +438,35 @@ def test_another_sources_sentence_leaning_on_a_year_it_does_not_name_is_not_serv
     text = generate("when is the increased rating claim filed", units, {1: 0.7, 2: 0.69, 3: 0.68}).text
     assert "of the same year" not in text
     assert "the same period of service" in text  # "the same period of service" names its period
+
+
+def test_a_sentence_opening_with_or_brings_the_one_before_it():
+    # "Can I appeal a Board decision": "Or you can appeal to the Court" is the second of two options.
+    units = {1: [("If you disagree with a Board decision, you have two main options.", OFF),
+                 ("You can file a Supplemental Claim with new evidence.", OFF),
+                 ("Or you can appeal a Board decision to the Court within 120 days.", ON_TOPIC)]}
+    text = generate("can i appeal a board decision to the court", units, {1: 0.7}).text
+    assert "You can file a Supplemental Claim" in text
+    assert text.index("You can file a Supplemental Claim") < text.index("Or you can appeal")
+
+
+def test_a_worked_examples_sentence_is_not_borrowed_into_another_sources_answer():
+    chunks = [replace(chunk(1, 1, 0.7), title="Back pay"),
+              replace(chunk(2, 2, 0.69), title="Worked example: a missed date")]
+    units = {1: [("Back pay is owed from the effective date of the award.", ON_TOPIC)],
+             2: [("Had the veteran waited past March 10, the intent to file would have expired.", LEAD)]}
+    text = extractive_generate(question="can i get back pay from when i filed", question_vector=QUESTION_VECTOR,
+                               chunks=chunks, units=units).text
+    assert "Back pay is owed" in text and "Had the veteran" not in text
+    # Unless the example's source is the one that answers.
+    led = extractive_generate(question="can i get back pay from when i filed", question_vector=QUESTION_VECTOR,
+                              chunks=chunks[1:], units=units).text
+    assert "Had the veteran" in led
+
+
+def test_a_rating_a_benefit_requires_is_not_a_level_asked_about():
+    eligibility = [("You need a rating of at least 10% and an employment handicap for voc rehab.", NEAR)]
+    table = [("Temporary total rating:", ON_TOPIC), ("100% — hospital stay over 21 days", OFF)]
+    units, scores, types = {1: table, 2: eligibility}, {1: 0.7, 2: 0.69}, {1: "rating_table"}
+    text = generate("do i have to be 100% to get voc rehab", units, scores, types).text
+    assert "hospital stay" not in text and "at least 10%" in text

@@ -92,7 +92,11 @@ _OWN_RATING_RE = re.compile(
     r"\bi (?:have|got) (?:a |an )?\d{1,3}\s?(?:%|percent) (?:rating|combined rating)\b|"
     # "my husband was 100% P&T for 12 years": another person's rating, told as context.
     r"\b(?:he|she|husband|wife|spouse|dad|father|mom|mother|son|daughter)\s+(?:was|is|had been|has been)\s+"
-    r"(?:rated\s+)?(?:at\s+)?\d{1,3}\s?(?:%|percent\b)", re.IGNORECASE)
+    r"(?:rated\s+)?(?:at\s+)?\d{1,3}\s?(?:%|percent\b)|"
+    # "Do I have to be 100% to get voc rehab": a rating as a condition of another benefit.
+    r"\b(?:have to|need to|must|got to|gotta)\s+(?:be|have)\s+(?:rated\s+)?(?:at\s+)?(?:least\s+)?(?:a\s+)?"
+    r"\d{1,3}\s?(?:%|percent\b)(?=\s+(?:to|before)\s+(?:get|qualify|use|apply|receive|be eligible)\b)",
+    re.IGNORECASE)
 # "Three ratings at 10 percent, what's my combined": the levels are the asker's, not the ones asked about.
 _COMBINED_RE = re.compile(r"\bcombin\w*", re.IGNORECASE)
 # A yes/no question ("do I need ...", "can I get ...") is answered by the explanation before any table.
@@ -102,13 +106,16 @@ _YES_NO_RE = re.compile(r"(?:^|[,.;:!?]\s)\W*(?:do|does|did|can|could|is|are|am|
 # "Compare sleep apnea and asthma": sentences about the other condition are then part of the answer.
 # A sentence that opens by leaning on the one before it.
 _CONTEXT_BOUND_RE = re.compile(r"^\s*(?:so|thus|therefore|that|this|these|those|it|they|such|but|however|also|"
-                               r"and|then|otherwise)\b", re.IGNORECASE)
+                               r"and|or|then|otherwise)\b", re.IGNORECASE)
 # "that year", "the same window": a sentence naming something only the sentence before it defines ("the same
 # period of service" says which period itself).
 _BACK_REFERENCE_RE = re.compile(r"\b(?:that|this|those|these|the same)\s+(?:one[- ]year\s+)?(?:year|window|period|"
                                 r"deadline|time limit|date|amount|rule|limit)s?\b(?! of\b)", re.IGNORECASE)
+# A worked example's source ("Intent to file example: how much back pay it can protect"): its sentences tell
+# one veteran's case, so they answer only when that source leads.
+_EXAMPLE_TITLE_RE = re.compile(r"\bexamples?\b", re.IGNORECASE)
 # "Your rating decision may also say ...": a sentence that adds to the one before it, early on.
-_ADDITIVE_RE = re.compile(r"^(?:\W*\S+\s+){0,6}?(?:also|too|as well|likewise|either)\b", re.IGNORECASE)
+_ADDITIVE_RE = re.compile(r"^(?:\W*\S+\s+){0,6}?(?:also|too|as well|likewise|either|however|instead|though)\b", re.IGNORECASE)
 # The best sentence leads when it outscores the source's opening sentence by this much; closer scores are
 # noise, and the source's own order reads better. Chosen on fresh questions read by hand (a 0.02 to 0.04 lead
 # put a side fact first; 0.08 to 0.46 put the answer first).
@@ -284,6 +291,8 @@ def extractive_generate(
         conditions = _conditions_in(unit.text, names) | frozenset(dc_codes_find(unit.text))
         if conditions and allowed_codes and not comparing and not conditions & allowed_codes:
             continue  # a sentence about another condition only ("asthma is rated on ...")
+        if _EXAMPLE_TITLE_RE.search(chunk_of[unit.chunk_number].title):
+            continue  # "Had the veteran filed after March 10, 2026, ...": a worked example's case is not the asker's
         if _CONTEXT_BOUND_RE.match(unit.text) or _BACK_REFERENCE_RE.search(unit.text):
             continue  # "So a veteran ...", "... on October 1 of the same year": it leans on a sentence not here
         if max(float(unit.vector @ c.vector) for c in chosen) > REDUNDANT_ABOVE:
