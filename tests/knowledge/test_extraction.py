@@ -326,6 +326,11 @@ def test_topics_accept_lists_from_the_database():
         ("is it tax free", "is it tax free"),
         ("do i have to be 100% to get voc rehab", "do i have to be 100% to get voc rehab eligibility"),
         ("do I have to be at the exam early", "do I have to be at the exam early"),
+        ("how long do i have to use my gi bill", "how long do i have to use my gi bill time limit expire"),
+        ("how long do i have to wait for a decision", "how long do i have to wait for a decision"),
+        ("does the gi bill pay for a master's", "does the gi bill pay for a master's graduate school"),
+        ("does a 10 percent rating get me va healthcare", "does a 10 percent rating get me va healthcare priority group"),
+        ("can my spouse get health care through the va", "can my spouse get health care through the va CHAMPVA"),
     ],
 )
 def test_lay_terms_expand_adds_the_schedules_word(text, expanded):

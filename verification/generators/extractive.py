@@ -193,7 +193,7 @@ def extractive_generate(
             return 2
         return 1 if specific and not _on_benefit(c, specific) else 0
 
-    sources = sorted(chunks, key=lambda c: (not named(c), benefit_rank(c), -c.score))
+    sources = sorted(chunks, key=lambda c: (not named(c), benefit_rank(c), c.number))
     read = sources[:MAX_SOURCE_CHUNKS]
     # "Why was my retro check less than expected? I'm a military retiree": the source full-text search ranks
     # first (it says "retired pay") may sit below the best few in meaning; it is read too.
