@@ -470,3 +470,13 @@ def test_a_rating_a_benefit_requires_is_not_a_level_asked_about():
     units, scores, types = {1: table, 2: eligibility}, {1: 0.7, 2: 0.69}, {1: "rating_table"}
     text = generate("do i have to be 100% to get voc rehab", units, scores, types).text
     assert "hospital stay" not in text and "at least 10%" in text
+
+
+def test_a_tables_caption_comes_with_its_rows():
+    # "With the other eye at 20/40:": the rows assume what the sentence before them says.
+    table = [("Vision loss is rated under DCs 6061 to 6066.", ON_TOPIC),
+             ("Other eye at 20/40 unless blind, so for one eye the levels are:", NEAR),
+             ("10% — 20/50 in one eye", OFF), ("20% — 20/200 in one eye", OFF)]
+    text = generate("what rating for vision loss in one eye", {1: table}, {1: 0.7}, {1: "rating_table"}).text
+    assert text.startswith("Vision loss is rated under DCs 6061 to 6066 [1]. Other eye at 20/40 unless blind")
+    assert text.index("Other eye at 20/40") < text.index("- 10%")

@@ -446,6 +446,10 @@ def _rating_rows(
         return []
     asked = [u for u in rows if levels & _row_levels(u.text)]
     lead = [u for u in units if not _ROW_RE.match(u.text)][:1]
+    # "With the other eye at 20/40:": the sentence introducing the rows says what they assume.
+    caption = [u for u in units if u.position == rows[0].position - 1 and u.text.rstrip().endswith(":")]
+    if caption and lead and caption[0] is not lead[0]:
+        lead.append(caption[0])
     return lead + (asked or rows[:MAX_TABLE_ROWS])
 
 
