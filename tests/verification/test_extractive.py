@@ -480,3 +480,19 @@ def test_a_tables_caption_comes_with_its_rows():
     text = generate("what rating for vision loss in one eye", {1: table}, {1: 0.7}, {1: "rating_table"}).text
     assert text.startswith("Vision loss is rated under DCs 6061 to 6066 [1]. Other eye at 20/40 unless blind")
     assert text.index("Other eye at 20/40") < text.index("- 10%")
+
+
+def test_another_codes_source_lends_no_sentence_to_a_rating_answer():
+    # An ankle answer took "if bending measures better than 45 degrees" from the knee's table.
+    ankle = [replace(chunk(1, 1, 0.7), diagnostic_code="5271"), replace(chunk(2, 2, 0.69), diagnostic_code="5260"),
+             chunk(3, 3, 0.68)]
+    units = {1: [("DC 5271 rates limited ankle motion when it bends.", ON_TOPIC)],
+             2: [("If bending is painful but measures better than 45 degrees, 10 percent applies.", LEAD)],
+             3: [("Painful motion that bends less can support the minimum rating.", vec(1, 0, 0, 0.5))]}
+    text = extractive_generate(question="my ankle only bends 5 degrees", question_vector=QUESTION_VECTOR,
+                               chunks=ankle, units=units).text
+    assert "45 degrees" not in text
+    assert "Painful motion" in text  # a source on no one code still adds its sentence
+    compare = extractive_generate(question="compare ankle and knee bending ratings", question_vector=QUESTION_VECTOR,
+                                  chunks=ankle, units=units).text
+    assert "45 degrees" in compare

@@ -273,6 +273,7 @@ def extractive_generate(
                     key=lambda c: -c[0])
     used_chunks = {best_unit.chunk_number}
     comparing = bool(_COMPARISON_RE.search(question))
+    lead_code = chunk_of[leading].diagnostic_code
     on_benefit = _on_benefit(chunk_of[leading], benefits)
     names = _names_pattern(tuple(sorted(condition_names.items()))) if condition_names else None
     allowed_codes = q_entities or (_codes_in(chunk_of[leading].content) | _conditions_in(chunk_of[leading].content,
@@ -288,6 +289,9 @@ def extractive_generate(
             continue  # "what is DC 7522": another source's words on diagnostic codes in general are noise
         if on_benefit and not _on_benefit(chunk_of[unit.chunk_number], benefits):
             continue  # "how long does voc rehab last": a hospital stay's 21 days is not VR&E's
+        other_code = chunk_of[unit.chunk_number].diagnostic_code
+        if other_code and lead_code and other_code != lead_code and not comparing and other_code not in q_entities:
+            continue  # another code's source ("if bending measures better than 45 degrees" in an ankle answer)
         conditions = _conditions_in(unit.text, names) | frozenset(dc_codes_find(unit.text))
         if conditions and allowed_codes and not comparing and not conditions & allowed_codes:
             continue  # a sentence about another condition only ("asthma is rated on ...")
