@@ -496,3 +496,14 @@ def test_another_codes_source_lends_no_sentence_to_a_rating_answer():
     compare = extractive_generate(question="compare ankle and knee bending ratings", question_vector=QUESTION_VECTOR,
                                   chunks=ankle, units=units).text
     assert "45 degrees" in compare
+
+
+def test_nothing_is_said_when_every_source_read_is_on_another_benefit_than_the_one_named():
+    # "How much does chapter 35 pay per month" met only DIC's amount table: its amounts are not DEA's.
+    dic = [replace(chunk(1, 1, 0.7), benefits=frozenset({"dic"}))]
+    units = {1: [("DIC monthly amounts:", ON_TOPIC), ("Basic monthly rate — $1,699.36", OFF)]}
+    def answer(benefits: frozenset[str]) -> str:
+        return extractive_generate(question="how much does chapter 35 pay per month", question_vector=QUESTION_VECTOR,
+                                   chunks=dic, units=units, benefits=benefits).text
+    assert answer(frozenset({"dea"})) == ""
+    assert "$1,699.36" in answer(frozenset({"dic"}))

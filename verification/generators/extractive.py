@@ -210,6 +210,10 @@ def extractive_generate(
     if levels and read and not any(holds_level(c) for c in read):
         # The level asked about is a row of a source ranked lower: it takes the last place.
         read[-1:] = [c for c in sources if holds_level(c)][:1] or read[-1:]
+    if specific and read and all(_other_benefits_only(c, specific) for c in read):
+        # "How much does chapter 35 pay per month" met only DIC's and the GI Bill's sources: another benefit's
+        # amounts would read as the answer, so nothing is said.
+        return Generation(text="", model=MODEL_NAME)
     chunk_of_read = {c.number: c for c in read}
     for chunk in read:
         # A title names what the whole chunk is about ("Knee limitation of flexion (bending)").
