@@ -331,6 +331,10 @@ def test_topics_accept_lists_from_the_database():
         ("does the gi bill pay for a master's", "does the gi bill pay for a master's graduate school"),
         ("does a 10 percent rating get me va healthcare", "does a 10 percent rating get me va healthcare priority group"),
         ("can my spouse get health care through the va", "can my spouse get health care through the va CHAMPVA"),
+        ("can i get pension if i have a house", "can i get pension if i have a house primary residence net worth"),
+        ("can i get a home loan on a pension", "can i get a home loan on a pension"),
+        ("bad eyesight in one eye", "bad eyesight in one eye visual acuity"),
+        ("i lost my thumb in iraq", "i lost my thumb in iraq finger amputation"),
     ],
 )
 def test_lay_terms_expand_adds_the_schedules_word(text, expanded):
