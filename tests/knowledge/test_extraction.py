@@ -335,6 +335,12 @@ def test_topics_accept_lists_from_the_database():
         ("can i get a home loan on a pension", "can i get a home loan on a pension"),
         ("bad eyesight in one eye", "bad eyesight in one eye visual acuity"),
         ("i lost my thumb in iraq", "i lost my thumb in iraq finger amputation"),
+        ("can i claim a condition i had before the military",
+         "can i claim a condition i had before the military pre-existing condition made worse by service"),
+        ("can my claim be denied if i dont go to the exam",
+         "can my claim be denied if i dont go to the exam missed exam failure to report"),
+        ("can i get paid while waiting for my claim", "can i get paid while waiting for my claim back pay"),
+        ("what should i bring to my exam", "what should i bring to my exam"),
     ],
 )
 def test_lay_terms_expand_adds_the_schedules_word(text, expanded):
