@@ -341,6 +341,13 @@ def test_topics_accept_lists_from_the_database():
          "can my claim be denied if i dont go to the exam missed exam failure to report"),
         ("can i get paid while waiting for my claim", "can i get paid while waiting for my claim back pay"),
         ("what should i bring to my exam", "what should i bring to my exam"),
+        ("knee surgery soon, will VA pay me while I recover",
+         "knee surgery soon, will VA pay me while I recover temporary total rating convalescence"),
+        ("my dad doesnt have much money, is there anything for him",
+         "my dad doesnt have much money, is there anything for him Veterans Pension"),
+        ("my wife passed away last year, can i get her benefits",
+         "my wife passed away last year, can i get her benefits DIC survivors"),
+        ("my wife died on active duty", "my wife died on active duty"),
     ],
 )
 def test_lay_terms_expand_adds_the_schedules_word(text, expanded):
