@@ -493,6 +493,10 @@ def test_another_codes_source_lends_no_sentence_to_a_rating_answer():
                                chunks=ankle, units=units).text
     assert "45 degrees" not in text
     assert "Painful motion" in text  # a source on no one code still adds its sentence
+    # Another code's sentence without figures ("rated separately") may still join.
+    words = {**units, 2: [("The knee is rated separately when its bending is limited too.", LEAD)]}
+    assert "rated separately" in extractive_generate(question="my ankle only bends 5 degrees",
+                                                     question_vector=QUESTION_VECTOR, chunks=ankle, units=words).text
     compare = extractive_generate(question="compare ankle and knee bending ratings", question_vector=QUESTION_VECTOR,
                                   chunks=ankle, units=units).text
     assert "45 degrees" in compare

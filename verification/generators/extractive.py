@@ -294,8 +294,9 @@ def extractive_generate(
         if on_benefit and not _on_benefit(chunk_of[unit.chunk_number], benefits):
             continue  # "how long does voc rehab last": a hospital stay's 21 days is not VR&E's
         other_code = chunk_of[unit.chunk_number].diagnostic_code
-        if other_code and lead_code and other_code != lead_code and not comparing and other_code not in q_entities:
-            continue  # another code's source ("if bending measures better than 45 degrees" in an ankle answer)
+        if other_code and lead_code and other_code != lead_code and not comparing and other_code not in q_entities \
+                and _DIGIT_RE.search(unit.text):
+            continue  # another code's figures ("if bending measures better than 45 degrees" in an ankle answer)
         conditions = _conditions_in(unit.text, names) | frozenset(dc_codes_find(unit.text))
         if conditions and allowed_codes and not comparing and not conditions & allowed_codes:
             continue  # a sentence about another condition only ("asthma is rated on ...")
