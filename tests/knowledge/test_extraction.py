@@ -348,6 +348,9 @@ def test_topics_accept_lists_from_the_database():
         ("my wife passed away last year, can i get her benefits",
          "my wife passed away last year, can i get her benefits DIC survivors"),
         ("my wife died on active duty", "my wife died on active duty"),
+        ("can i see a doctor outside the va", "can i see a doctor outside the va community care"),
+        ("can I see a doctor in my town instead", "can I see a doctor in my town instead community care"),
+        ("do i need my private doctor records", "do i need my private doctor records"),
     ],
 )
 def test_lay_terms_expand_adds_the_schedules_word(text, expanded):
