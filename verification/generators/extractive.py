@@ -89,6 +89,7 @@ W_LEVEL = 0.2
 _OWN_RATING_RE = re.compile(
     r"\b(?:i'?m|i am|i'?ve been|i have been|been|currently|already)\s+(?:currently\s+)?rated\s+(?:at\s+)?"
     r"\d{1,3}\s?(?:%|percent\b)|\bmy (?:current |combined )?rating is \d{1,3}\s?(?:%|percent\b)?|"
+    r"\b(?:i'?m|i am|currently|already)\s+(?:at|sitting at|on)\s+\d{1,3}\s?(?:%|percent\b)|"
     r"\bi (?:have|got) (?:a |an )?\d{1,3}\s?(?:%|percent) (?:rating|combined rating)\b|"
     # "my husband was 100% P&T for 12 years": another person's rating, told as context.
     r"\b(?:he|she|husband|wife|spouse|dad|father|mom|mother|son|daughter)\s+(?:was|is|had been|has been)\s+"
