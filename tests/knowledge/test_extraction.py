@@ -351,6 +351,9 @@ def test_topics_accept_lists_from_the_database():
         ("can i see a doctor outside the va", "can i see a doctor outside the va community care"),
         ("can I see a doctor in my town instead", "can I see a doctor in my town instead community care"),
         ("do i need my private doctor records", "do i need my private doctor records"),
+        ("my son is 19 and in college can i still get paid for him",
+         "my son is 19 and in college can i still get paid for him school attendance 21-674"),
+        ("my son wants to go to college", "my son wants to go to college"),
     ],
 )
 def test_lay_terms_expand_adds_the_schedules_word(text, expanded):
