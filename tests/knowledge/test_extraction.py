@@ -354,6 +354,8 @@ def test_topics_accept_lists_from_the_database():
         ("my son is 19 and in college can i still get paid for him",
          "my son is 19 and in college can i still get paid for him school attendance 21-674"),
         ("my son wants to go to college", "my son wants to go to college"),
+        ("never filed anything, where do i even start", "never filed anything, where do i even start how to file a disability claim"),
+        ("where do i start with the gi bill", "where do i start with the gi bill"),
     ],
 )
 def test_lay_terms_expand_adds_the_schedules_word(text, expanded):
