@@ -399,7 +399,7 @@ def _direct_first(chosen: list[Unit], best: Unit, scores: Mapping[int, float]) -
     """Lead with the sentence that best answers the question ("You can file a Supplemental Claim at any time,
     but ...") when the leading source's own order puts it later and it clearly outscores the sentence that
     opens; not when it leans on what comes before it, nor in a table, whose lead and rows keep their order."""
-    if not chosen or chosen[0] is best or best not in chosen or any(_ROW_RE.match(u.text) for u in chosen) \
+    if not chosen or chosen[0] is best or not any(u is best for u in chosen) or any(_ROW_RE.match(u.text) for u in chosen) \
             or scores[id(best)] - scores.get(id(chosen[0]), 0.0) < DIRECT_FIRST_MARGIN \
             or _CONTEXT_BOUND_RE.match(best.text) or _BACK_REFERENCE_RE.search(best.text) \
             or _ADDITIVE_RE.search(best.text):
