@@ -356,6 +356,12 @@ def test_topics_accept_lists_from_the_database():
         ("my son wants to go to college", "my son wants to go to college"),
         ("never filed anything, where do i even start", "never filed anything, where do i even start how to file a disability claim"),
         ("where do i start with the gi bill", "where do i start with the gi bill"),
+        ("can i use a va loan for a rental property", "can i use a va loan for a rental property primary residence occupancy"),
+        ("the va is 2 hours away from me", "the va is 2 hours away from me drive time community care"),
+        ("radiculopathy in both legs", "radiculopathy in both legs bilateral factor"),
+        ("i lost the use of both legs", "i lost the use of both legs"),
+        ("a mental health crisis and i went to a civilian ER",
+         "a mental health crisis and i went to a civilian ER emergency suicide care"),
     ],
 )
 def test_lay_terms_expand_adds_the_schedules_word(text, expanded):
