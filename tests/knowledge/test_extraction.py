@@ -362,6 +362,11 @@ def test_topics_accept_lists_from_the_database():
         ("i lost the use of both legs", "i lost the use of both legs"),
         ("a mental health crisis and i went to a civilian ER",
          "a mental health crisis and i went to a civilian ER emergency suicide care"),
+        ("i have ptsd and depression", "i have ptsd and depression more than one mental disorder single rating"),
+        ("got denied, now i have a new letter from my doctor",
+         "got denied, now i have a new letter from my doctor Supplemental Claim new and relevant evidence"),
+        ("an old appeal under the old system", "an old appeal under the old system legacy appeal opt in"),
+        ("my old knee injury", "my old knee injury"),
     ],
 )
 def test_lay_terms_expand_adds_the_schedules_word(text, expanded):
