@@ -133,6 +133,7 @@ OTHER_AGENCY_QUESTIONS = [
 ]
 
 MEDICAL_ADVICE_QUESTIONS = [
+    "what is the best way to lose weight after the army",
     "Should I take ibuprofen or tylenol for my knee?",
     "What dose of melatonin should I take?",
     "Can you diagnose my symptoms?",
@@ -291,6 +292,14 @@ OUTSIDE_BENEFITS_QUESTIONS = [
     "how do i get a discount at home depot as a veteran",
     "does the va give out free turkeys at thanksgiving",
     "does the va give free cell phones",
+    "can i use my va loan to buy a plane",
+    "can i get a va loan for a houseboat",
+    "can i get a va loan for a tiny house on wheels",
+    "can the va pay for my girlfriends surgery",
+    "can i use my disability money to gamble in vegas",
+    "can the va help me find a date",
+    "can i get disability for a broken heart from my divorce",
+    "can i use the gi bill to pay off my credit card",
 ]
 NEAR_DOMAIN_IN_SCOPE = [
     "How does divorce affect my VA disability?",
@@ -312,6 +321,11 @@ NEAR_DOMAIN_IN_SCOPE = [
     "can i get a bronze medallion for my dad's headstone",
     "will VA pay to repair the hand controls in my car",
     "can I get a phone call about my claim",
+    "my girlfriend says i have ptsd symptoms, how do i file",
+    "can i get a va loan for a manufactured home",
+    "does VA have a weight loss program",
+    "can i use my va loan on a house near a casino",
+    "does VA count credit card debt for pension",
     "Does VA look at my credit score for a VA home loan?",
     "I was a recruiter in the army, can I claim my knee?",
     "I reenlisted in 2010, does my GI Bill still count?",
