@@ -33,3 +33,14 @@ logconfig_dict = {
         "gunicorn.access": {"handlers": ["console"], "level": "INFO", "propagate": False},
     },
 }
+
+
+def post_worker_init(worker):
+    """Warm the worker's per-chunk caches (verification.warmup) before it takes requests; a failure is logged
+    and the worker serves anyway, warming as it answers."""
+    try:
+        from verification.warmup import answer_caches_warm
+
+        answer_caches_warm()
+    except Exception:  # a database not yet reachable must not stop the worker from starting
+        worker.log.exception("answer caches not warmed")

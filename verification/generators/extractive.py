@@ -358,6 +358,17 @@ def _codes_in(text: str) -> frozenset[str]:
     return frozenset(dc_codes_find(text)) | frozenset(va_forms_find(text))
 
 
+def chunk_texts_warm(*, title: str, content: str, unit_texts: Sequence[str]) -> None:
+    """Derive and cache what answering reads of a chunk: the codes and forms it names, its title's words, and
+    each sentence's codes, words and table levels (verification.warmup)."""
+    _codes_in(f"{title}\n{content}")
+    content_words(title)
+    for text in unit_texts:
+        _codes_in(text)
+        _row_levels(text)
+        content_words(text)
+
+
 def _about(chunk: SourceChunk, entities: set[str]) -> bool:
     """Whether the chunk is about a code or form of ``entities``: its own code, else one it names."""
     if chunk.diagnostic_code:

@@ -105,7 +105,7 @@ def claims_split(sentence: str) -> tuple[tuple[str, tuple[int, ...]], ...]:
     return tuple((text.strip(), numbers) for text, numbers in claims)
 
 
-def _chunk_words(chunk: SourceChunk) -> frozenset[str]:
+def chunk_words(chunk: SourceChunk) -> frozenset[str]:
     return _text_words(chunk.title, chunk.content)
 
 
@@ -118,7 +118,7 @@ def _text_words(title: str, content: str) -> frozenset[str]:
 def _overlap(claim_words: frozenset[str], chunk: SourceChunk) -> float:
     if not claim_words:
         return 1.0
-    return len(claim_words & _chunk_words(chunk)) / len(claim_words)
+    return len(claim_words & chunk_words(chunk)) / len(claim_words)
 
 
 def _claim_checks(
