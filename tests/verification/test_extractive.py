@@ -481,6 +481,9 @@ def test_a_tables_caption_comes_with_its_rows():
     text = generate("what rating for vision loss in one eye", {1: table}, {1: 0.7}, {1: "rating_table"}).text
     assert text.startswith("Vision loss is rated under DCs 6061 to 6066 [1]. Other eye at 20/40 unless blind")
     assert text.index("Other eye at 20/40") < text.index("- 10%")
+    labelled = [table[0], ("Condensed levels:", NEAR), *table[2:]]
+    text = generate("what rating for vision loss in one eye", {1: labelled}, {1: 0.7}, {1: "rating_table"}).text
+    assert "Condensed levels" not in text and "- 10%" in text
 
 
 def test_another_codes_source_lends_no_sentence_to_a_rating_answer():

@@ -115,6 +115,8 @@ _BACK_REFERENCE_RE = re.compile(r"\b(?:that|this|those|these|the same)\s+(?:one[
 # A worked example's source ("Intent to file example: how much back pay it can protect"): its sentences tell
 # one veteran's case, so they answer only when that source leads.
 _EXAMPLE_TITLE_RE = re.compile(r"\bexamples?\b", re.IGNORECASE)
+# A table's introducing sentence comes with its rows when it says something: at least this many words.
+CAPTION_MIN_WORDS = 6
 # "Your rating decision may also say ...": a sentence that adds to the one before it, early on.
 _ADDITIVE_RE = re.compile(r"^(?:\W*\S+\s+){0,6}?(?:also|too|as well|likewise|either|however|instead|though)\b", re.IGNORECASE)
 # The best sentence leads when it outscores the source's opening sentence by this much; closer scores are
@@ -467,8 +469,10 @@ def _rating_rows(
         return []
     asked = [u for u in rows if levels & _row_levels(u.text)]
     lead = [u for u in units if not _ROW_RE.match(u.text)][:1]
-    # "With the other eye at 20/40:": the sentence introducing the rows says what they assume.
-    caption = [u for u in units if u.position == rows[0].position - 1 and u.text.rstrip().endswith(":")]
+    # "So for one eye the levels are:": the sentence introducing the rows says what they assume; a bare label
+    # ("Condensed levels:") says nothing the rows do not.
+    caption = [u for u in units if u.position == rows[0].position - 1 and u.text.rstrip().endswith(":")
+               and len(u.text.split()) >= CAPTION_MIN_WORDS]
     if caption and lead and caption[0] is not lead[0]:
         lead.append(caption[0])
     return lead + (asked or rows[:MAX_TABLE_ROWS])
