@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 
 from verification.generators.extractive import chunk_texts_warm
-from verification.layers.citations import chunk_words
+from verification.layers.citations import source_words
 from verification.layers.numbers import chunk_facts, facts_find
 from verification.layers.types import SourceChunk
 
@@ -41,7 +41,7 @@ def answer_caches_warm(*, limit: int = WARM_CHUNKS_MAX) -> int:
             chunk = SourceChunk(number=0, chunk_id=pk, entry_id=entry_id, title=title, url="", content=content,
                                 score=0.0, diagnostic_code=code)
             chunk_facts(chunk)
-            chunk_words(chunk)
+            source_words(title, content)
             texts = [text for text, _ in units.get(pk, ())]
             for text in texts:
                 facts_find(text)
@@ -57,6 +57,6 @@ def answer_caches_clear() -> None:
     from verification.layers import citations, numbers
 
     kb.reference_cache_clear()
-    for cached in (numbers._text_facts, numbers._sources_facts, numbers.facts_find, citations._text_words,
+    for cached in (numbers._text_facts, numbers._sources_facts, numbers.facts_find, citations.source_words,
                    citations.content_words, citations.word_stem, extractive._codes_in, extractive._row_levels):
         cached.cache_clear()

@@ -19,13 +19,13 @@ GUNICORN_CONF = Path(__file__).resolve().parents[2] / "veterans_ai" / "gunicorn.
 def test_after_the_warm_up_an_answer_derives_nothing_new_about_its_chunks():
     answer_caches_clear()
     assert answer_caches_warm() == Chunk.objects.count()
-    facts, words = numbers._text_facts.cache_info(), citations._text_words.cache_info()
+    facts, words = numbers._text_facts.cache_info(), citations.source_words.cache_info()
     codes = extractive._codes_in.cache_info()
     result = answer_question(question="What is the VA rating for tinnitus?", use_cache=False)
     assert not result.refused and "6260" in result.answer
     # Every chunk the answer read was met before: its facts and words came from the caches.
     assert numbers._text_facts.cache_info().misses == facts.misses
-    assert citations._text_words.cache_info().misses == words.misses
+    assert citations.source_words.cache_info().misses == words.misses
     assert extractive._codes_in.cache_info().misses == codes.misses
     assert numbers._text_facts.cache_info().hits > facts.hits
 

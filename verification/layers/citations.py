@@ -105,20 +105,16 @@ def claims_split(sentence: str) -> tuple[tuple[str, tuple[int, ...]], ...]:
     return tuple((text.strip(), numbers) for text, numbers in claims)
 
 
-def chunk_words(chunk: SourceChunk) -> frozenset[str]:
-    return _text_words(chunk.title, chunk.content)
-
-
 # Keyed by the text, not the SourceChunk: the same chunk comes back with another score for every question.
 @functools.lru_cache(maxsize=4096)
-def _text_words(title: str, content: str) -> frozenset[str]:
+def source_words(title: str, content: str) -> frozenset[str]:
     return content_words(f"{title}\n{content}")
 
 
 def _overlap(claim_words: frozenset[str], chunk: SourceChunk) -> float:
     if not claim_words:
         return 1.0
-    return len(claim_words & chunk_words(chunk)) / len(claim_words)
+    return len(claim_words & source_words(chunk.title, chunk.content)) / len(claim_words)
 
 
 def _claim_checks(

@@ -14,7 +14,7 @@ from knowledge.embeddings import embedding_provider_get
 from knowledge.embeddings.base import EmbeddingError
 from knowledge.extraction import benefit_names_expand, lay_terms_expand
 from verification.generators import EXTRACTIVE
-from verification.layers.citations import content_words
+from verification.layers.citations import content_words, source_words
 from verification.layers.confidence import answer_confidence, confidence_assess
 from verification.layers.refusal import refusal_build
 from verification.layers.relevance import relevance_filter
@@ -112,12 +112,11 @@ def _term_used(term: str, hit: kb.ChunkHit) -> bool:
     """Whether the source uses the term: as a phrase, or every word of it ("VALife insurance" in "Veterans
     Affairs Life Insurance (VALife)", "0 percent service connected" in a page on 0% ratings). A term the corpus
     lacks has a word no source holds ("a hollister waiver")."""
-    text = f"{hit.title} {hit.content}"
     phrase = re.compile(r"(?<!\w)" + r"\W+".join(map(re.escape, term.split())) + r"(?!\w)", re.IGNORECASE)
-    if phrase.search(text):
+    if phrase.search(f"{hit.title} {hit.content}"):
         return True
     words = content_words(term)
-    return bool(words) and words <= content_words(text)
+    return bool(words) and words <= source_words(hit.title, hit.content)  # the citation check's cached words
 
 
 def _source_definition(state: AnswerState, hit: kb.ChunkHit, passage: tuple[str, ...]) -> AnswerState:
