@@ -368,6 +368,9 @@ def test_topics_accept_lists_from_the_database():
          "got denied, now i have a new letter from my doctor Supplemental Claim new and relevant evidence"),
         ("an old appeal under the old system", "an old appeal under the old system legacy appeal opt in"),
         ("my old knee injury", "my old knee injury"),
+        ("second va loan with nothing down", "second va loan with nothing down purchase loan"),
+        ("i can put 10 percent down", "i can put 10 percent down purchase loan"),
+        ("is there a down payment", "is there a down payment"),
     ],
 )
 def test_lay_terms_expand_adds_the_schedules_word(text, expanded):

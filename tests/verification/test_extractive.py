@@ -515,3 +515,10 @@ def test_nothing_is_said_when_every_source_read_is_on_another_benefit_than_the_o
                                    chunks=dic, units=units, benefits=benefits).text
     assert answer(frozenset({"dea"})) == ""
     assert "$1,699.36" in answer(frozenset({"dic"}))
+
+
+def test_money_down_is_not_a_rating_level():
+    from verification.generators.extractive import levels_asked
+    assert levels_asked("funding fee if i put 10 percent down on my first loan") == frozenset()
+    assert levels_asked("10% down payment") == frozenset()
+    assert levels_asked("what is the ptsd rating at 10 percent") == frozenset({10})

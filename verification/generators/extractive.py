@@ -74,7 +74,8 @@ _LEVELS_WORDS = r"rat(?:e|ed|es|ing|ings)|percent(?:age)?|criteria|what level|ev
 _LEVELS_QUESTION_RE = re.compile(rf"\b(?:{_LEVELS_WORDS})\b|%", re.IGNORECASE)
 _RATING_QUESTION_RE = re.compile(rf"\b(?:{_LEVELS_WORDS}|how much)\b|%", re.IGNORECASE)
 # A level the question asks about ("at 70 percent", "a 30% rating"): that level's criteria answer it.
-_LEVEL_ASKED_RE = re.compile(r"\b(\d{1,3})\s?(?:%|percent\b|per cent\b)", re.IGNORECASE)
+# "Put 10 percent down": a down payment, not a level.
+_LEVEL_ASKED_RE = re.compile(r"\b(\d{1,3})\s?(?:%|percent\b|per cent\b)(?!\s*(?:down\b|down payment))", re.IGNORECASE)
 _ROW_LEVEL_RE = re.compile(r"^\s*(?:[-•*]\s*)?(\d{1,3})\s?%")
 # Words that frame a question rather than name what it is about ("how long", "does it last", "can I get").
 FRAME_WORDS = content_words("long last lasts much many get take takes need happen happens work start end")
