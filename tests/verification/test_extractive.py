@@ -4,6 +4,7 @@ import re
 from dataclasses import replace
 
 import numpy as np
+import pytest
 
 from verification.generators.extractive import extractive_generate
 from verification.layers.types import SourceChunk
@@ -471,6 +472,26 @@ def test_a_rating_a_benefit_requires_is_not_a_level_asked_about():
     units, scores, types = {1: table, 2: eligibility}, {1: 0.7, 2: 0.69}, {1: "rating_table"}
     text = generate("do i have to be 100% to get voc rehab", units, scores, types).text
     assert "hospital stay" not in text and "at least 10%" in text
+
+
+@pytest.mark.parametrize("question", ["do i have to pay copays at the va if i'm 50 percent",
+                                      "as a 50% disabled vet do i pay copays at the va"])
+def test_the_askers_own_level_is_not_a_level_asked_about(question):
+    # "If I'm 50 percent, do I pay copays": the pay table's 50% row is not the answer.
+    copays = [("Veterans in priority group 1, including those rated 50% or more, pay no copays.", NEAR)]
+    table = [("Monthly compensation by rating:", ON_TOPIC), ("50% — $1,132.90", OFF)]
+    units, scores, types = {1: table, 2: copays}, {1: 0.7, 2: 0.69}, {1: "rating_table"}
+    text = generate(question, units, scores, types).text
+    assert "$1,132.90" not in text and "pay no copays" in text
+
+
+def test_a_sentence_that_only_restates_the_question_brings_the_one_after_it():
+    # "What are the percentage requirements for IU": the source's opening says where they are, the next says them.
+    units = {1: [("The percentage requirements for Individual Unemployability (TDIU) are in 38 CFR 4.16(a).", ON_TOPIC),
+                 ("A veteran must have one disability rated 60% or more, or a combined 70% with one at 40%.", OFF),
+                 ("Example: a heart condition rated 60% meets the first test.", OFF)]}
+    text = generate("what are the percentage requirements for individual unemployability", units, {1: 0.7}).text
+    assert "rated 60% or more" in text and "Example" not in text
 
 
 def test_a_tables_caption_comes_with_its_rows():

@@ -90,7 +90,9 @@ W_LEVEL = 0.2
 _OWN_RATING_RE = re.compile(
     r"\b(?:i'?m|i am|i'?ve been|i have been|been|currently|already)\s+(?:currently\s+)?rated\s+(?:at\s+)?"
     r"\d{1,3}\s?(?:%|percent\b)|\bmy (?:current |combined )?rating is \d{1,3}\s?(?:%|percent\b)?|"
-    r"\b(?:i'?m|i am|currently|already)\s+(?:at|sitting at|on)\s+\d{1,3}\s?(?:%|percent\b)|"
+    # "I'm at 90%", "if I'm 50 percent, do I pay copays", "as a 100% disabled vet": the asker's own level.
+    r"\b(?:i'?m|i am|currently|already)\s+(?:(?:at|sitting at|on)\s+)?(?:an?\s+)?\d{1,3}\s?(?:%|percent\b)|"
+    r"\bas an?\s+\d{1,3}\s?(?:%|percent)\s+(?:disabled\s+|service[- ]connected\s+)?(?:vet|veteran)\b|"
     r"\bi (?:have|got) (?:a |an )?\d{1,3}\s?(?:%|percent) (?:rating|combined rating)\b|"
     # "my husband was 100% P&T for 12 years": another person's rating, told as context.
     r"\b(?:he|she|husband|wife|spouse|dad|father|mom|mother|son|daughter)\s+(?:was|is|had been|has been)\s+"
@@ -124,6 +126,9 @@ _ADDITIVE_RE = re.compile(r"^(?:\W*\S+\s+){0,6}?(?:also|too|as well|likewise|eit
 # noise, and the source's own order reads better. Chosen on fresh questions read by hand (a 0.02 to 0.04 lead
 # put a side fact first; 0.08 to 0.46 put the answer first).
 DIRECT_FIRST_MARGIN = 0.05
+# A sentence with no more than this many words the question lacks restates it ("... are in 38 CFR 4.16(a)"
+# adds "CFR" and an alias): the sentence after it carries the answer.
+RESTATES_NEW_WORDS = 2
 # A source's own question ("Can I get 10 percent for each ear?") and its bare "Yes." or "No." answer that
 # question, not the asker's, which may be put the other way round; the explanation after them is served.
 _NOT_AN_ANSWER_RE = re.compile(r"^\s*(?:[^\n]*\?\s*|(?:yes|no)[.!]?\s*)$", re.IGNORECASE)
@@ -258,6 +263,7 @@ def extractive_generate(
         floor = PRIMARY_FLOOR * best_score
         chosen = _with_antecedents([u for s, u in sorted(primary, key=lambda c: -c[0]) if s >= floor][:PRIMARY_UNITS],
                                    [u for _, u in primary])
+        chosen = _with_successors(chosen, [u for _, u in primary], q_words)
         chosen = _whole_table(chosen, [u for _, u in primary])
         # A rating question whose best source explains without the table ("diagnosis of CFS") gets the
         # table of the next best source that has one: the levels are what was asked.
@@ -406,6 +412,22 @@ def _with_antecedents(chosen: list[Unit], units: list[Unit]) -> list[Unit]:
                 _CONTEXT_BOUND_RE.match(unit.text) or _BACK_REFERENCE_RE.search(unit.text)):
             added.append(before)
             have.add(before.position)
+    return chosen + added
+
+
+def _with_successors(chosen: list[Unit], units: list[Unit], q_words: frozenset[str]) -> list[Unit]:
+    """Add the sentence after a chosen one that only restates the question ("The percentage requirements for
+    Individual Unemployability (TDIU) are in 38 CFR 4.16(a).", asked for those requirements): it matches best
+    and says nothing; the one after it gives the answer."""
+    by_position = {u.position: u for u in units}
+    have = {u.position for u in chosen}
+    added = []
+    for unit in chosen:
+        after = by_position.get(unit.position + 1)
+        if after is not None and after.position not in have and not _ROW_RE.match(unit.text) \
+                and len(content_words(unit.text) - q_words) <= RESTATES_NEW_WORDS:
+            added.append(after)
+            have.add(after.position)
     return chosen + added
 
 
