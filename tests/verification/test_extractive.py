@@ -494,6 +494,18 @@ def test_a_sentence_that_only_restates_the_question_brings_the_one_after_it():
     assert "rated 60% or more" in text and "Example" not in text
 
 
+def test_the_forms_own_source_answers_what_the_form_is():
+    # "What is form 21-0966": the pension application names it in passing and its sentences on forms score well.
+    pension = [("Apply for the Veterans Pension with VA Form 21P-527EZ.", ON_TOPIC),
+               ("Submitting an intent to file (VA Form 21-0966) first can protect an earlier effective date.", ON_TOPIC)]
+    own = [("VA Form 21-0966 tells VA that you plan to file a claim.", OFF)]
+    chunks = [replace(chunk(1, 1, 0.7, "VA Form 21P-527EZ ... VA Form 21-0966"), title="How to apply for pension"),
+              replace(chunk(2, 2, 0.5, "VA Form 21-0966"), title="Intent to File a Claim (VA Form 21-0966)")]
+    text = extractive_generate(question="what is form 21-0966", question_vector=QUESTION_VECTOR, chunks=chunks,
+                               units={1: pension, 2: own}).text
+    assert text.startswith("VA Form 21-0966 tells VA") and "21P-527EZ" not in text
+
+
 def test_a_tables_caption_comes_with_its_rows():
     # "With the other eye at 20/40:": the rows assume what the sentence before them says.
     table = [("Vision loss is rated under DCs 6061 to 6066.", ON_TOPIC),

@@ -248,8 +248,13 @@ def extractive_generate(
         return Generation(text="", model=MODEL_NAME)
     on_named = [c for n, scored in by_chunk.items() if specific and _on_benefit(chunk_of_read[n], specific)
                 for c in scored]
+    # "What is form 21-0966": the form's own source answers (its title names it), not the pension application
+    # that mentions it in passing.
+    written = _codes_in(question)  # not a code the question only implies by naming a condition
+    on_titled = [c for n, scored in by_chunk.items() if written & _codes_in(chunk_of_read[n].title) for c in scored]
     # "I'm rated 10%, can I get voc rehab": a source on the benefit named answers, not a rule on ratings.
-    best_score, best_unit = max(on_named or (c for scored in by_chunk.values() for c in scored), key=lambda c: c[0])
+    best_score, best_unit = max(on_named or on_titled or (c for scored in by_chunk.values() for c in scored),
+                                key=lambda c: c[0])
     with_level = [c for n, scored in by_chunk.items() if holds_level(chunk_of_read[n]) for c in scored]
     if with_level and not _YES_NO_RE.search(question):
         # "What is the PTSD rating at 70 percent": the source holding that level answers, not a neighbour's table.
