@@ -173,7 +173,8 @@ def extractive_generate(
     aspect_words = q_words - name_words
     if not aspect_words - FRAME_WORDS:  # "how long does voc rehab last": only the question's frame is left
         aspect_words = q_words
-    q_entities = set(dc_codes_find(question)) | set(va_forms_find(question)) | set(codes)
+    written = set(dc_codes_find(question)) | set(va_forms_find(question))  # not a code a condition's name implies
+    q_entities = written | set(codes)
     wants_number = bool(_QUANTITY_QUESTION_RE.search(question))
     wants_form = bool(_APPLY_QUESTION_RE.search(question))
     # The question without the asker's own rating; "how do I file for an increase on my knee rating" asks for
@@ -250,8 +251,8 @@ def extractive_generate(
                 for c in scored]
     # "What is form 21-0966": the form's own source answers (its title names it), not the pension application
     # that mentions it in passing.
-    written = _codes_in(question)  # not a code the question only implies by naming a condition
-    on_titled = [c for n, scored in by_chunk.items() if written & _codes_in(chunk_of_read[n].title) for c in scored]
+    on_titled = [c for n, scored in by_chunk.items() if written and written & _codes_in(chunk_of_read[n].title)
+                 for c in scored]
     # "I'm rated 10%, can I get voc rehab": a source on the benefit named answers, not a rule on ratings.
     best_score, best_unit = max(on_named or on_titled or (c for scored in by_chunk.values() for c in scored),
                                 key=lambda c: c[0])
@@ -376,6 +377,7 @@ def chunk_texts_warm(*, title: str, content: str, unit_texts: Sequence[str]) -> 
     """Derive and cache what answering reads of a chunk: the codes and forms it names, its title's words, and
     each sentence's codes, words and table levels (verification.warmup)."""
     _codes_in(f"{title}\n{content}")
+    _codes_in(title)
     content_words(title)
     for text in unit_texts:
         _codes_in(text)
