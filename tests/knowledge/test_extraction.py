@@ -371,6 +371,9 @@ def test_topics_accept_lists_from_the_database():
         ("second va loan with nothing down", "second va loan with nothing down purchase loan"),
         ("i can put 10 percent down", "i can put 10 percent down purchase loan"),
         ("is there a down payment", "is there a down payment"),
+        ("how much does pension pay a single veteran", "how much does pension pay a single veteran no dependents"),
+        ("i'm single with no kids, what does 70% pay", "i'm single with no kids, what does 70% pay no dependents"),
+        ("can I get a single rating for both knees", "can I get a single rating for both knees bilateral factor"),
     ],
 )
 def test_lay_terms_expand_adds_the_schedules_word(text, expanded):
