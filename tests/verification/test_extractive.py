@@ -506,6 +506,30 @@ def test_the_forms_own_source_answers_what_the_form_is():
     assert text.startswith("VA Form 21-0966 tells VA") and "21P-527EZ" not in text
 
 
+def test_a_source_titled_for_another_benefit_does_not_answer_for_the_one_asked():
+    # The home loan page for surviving spouses mentions DIC; asked about DIC, the DIC page answers.
+    loan = replace(chunk(1, 1, 0.7), title="VA home loan eligibility for surviving spouses",
+                   benefits=frozenset({"home_loan", "dic"}))
+    dic = replace(chunk(2, 2, 0.65), title="DIC: what must be true about the veteran's death",
+                  benefits=frozenset({"dic"}))
+    units = {1: [("A surviving spouse who receives DIC may also qualify for a home loan, even when the death "
+                  "was not service connected.", ON_TOPIC)],
+             2: [("DIC is paid when the veteran was rated totally disabled for 10 years before death.", NEAR)]}
+    text = extractive_generate(question="can my spouse get DIC if the death is not service connected",
+                               question_vector=QUESTION_VECTOR, chunks=[loan, dic], units=units,
+                               benefits=frozenset({"dic"})).text
+    assert text.startswith("DIC is paid") and "home loan" not in text
+
+
+def test_asked_about_a_death_not_service_connected_the_service_connected_case_does_not_lead():
+    units = {1: [("VA helps pay burial costs.", NEAR),
+                 ("For a service-connected death, VA pays up to $2,000 toward burial costs.", ON_TOPIC),
+                 ("For a non-service-connected death, VA pays a burial and a plot allowance.", NEAR)]}
+    text = generate("how much does va pay for burial if the death was not service connected", units, {1: 0.7}).text
+    assert text.index("non-service-connected death") < text.index("For a service-connected death") \
+        if "For a service-connected death" in text else "non-service-connected death" in text
+
+
 def test_a_tables_caption_comes_with_its_rows():
     # "With the other eye at 20/40:": the rows assume what the sentence before them says.
     table = [("Vision loss is rated under DCs 6061 to 6066.", ON_TOPIC),

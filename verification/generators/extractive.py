@@ -85,6 +85,11 @@ LEVEL_WORDS = content_words("rate rated rates rating ratings percent percentage 
 # A source holding the asked level's row leads when it matched at least this share of the best source.
 LEVEL_SOURCE_FLOOR = 0.8
 W_LEVEL = 0.2
+# "If the death was not service connected": a sentence only on service-connected ones answers the other case.
+_NOT_CONNECTED_RE = re.compile(r"\b(?:non-?\s?service[- ]connected|not (?:been )?service[- ]connected)\b",
+                               re.IGNORECASE)
+_SERVICE_CONNECTED_RE = re.compile(r"\bservice[- ]connected\b", re.IGNORECASE)
+W_OTHER_POLARITY = 0.2
 # "I'm rated 10 percent, can I get voc rehab": the asker's own rating is context, not a level asked about, and
 # it does not make the question one about a rating table.
 _OWN_RATING_RE = re.compile(
@@ -176,6 +181,7 @@ def extractive_generate(
     written = set(dc_codes_find(question)) | set(va_forms_find(question))  # not a code a condition's name implies
     q_entities = written | set(codes)
     wants_number = bool(_QUANTITY_QUESTION_RE.search(question))
+    not_connected = bool(_NOT_CONNECTED_RE.search(question))
     wants_form = bool(_APPLY_QUESTION_RE.search(question))
     # The question without the asker's own rating; "how do I file for an increase on my knee rating" asks for
     # the way to file, not for the knee's levels, so an apply question asks for no table.
@@ -199,7 +205,7 @@ def extractive_generate(
     specific = benefits - BROAD_BENEFITS
 
     def benefit_rank(c: SourceChunk) -> int:
-        if _other_benefits_only(c, benefits):
+        if _other_benefits_only(c, benefits) or _titled_for_another(c, specific):
             return 2
         return 1 if specific and not _on_benefit(c, specific) else 0
 
@@ -231,7 +237,7 @@ def extractive_generate(
         chunk_match = W_CHUNK * chunk.score + W_TITLE * title_match
         if wants_form and va_forms_find(chunk.content):
             chunk_match += W_FORM_CHUNK
-        if _other_benefits_only(chunk, benefits):
+        if _other_benefits_only(chunk, benefits) or _titled_for_another(chunk, specific):
             chunk_match -= W_OTHER_BENEFIT
         # "Conditions with their own codes, such as flatfoot (DC 5276)": another code's table names the asked
         # code only to send it elsewhere, so its sentences earn nothing for naming it.
@@ -242,12 +248,15 @@ def extractive_generate(
                 continue
             unit = Unit(chunk.number, position, text, np.asarray(vector, dtype=np.float32))
             score = _unit_score(unit, question_vector, aspect_words, unit_entities, chunk_match, wants_number, wants_form)
+            if not_connected and _SERVICE_CONNECTED_RE.search(text) and not _NOT_CONNECTED_RE.search(text):
+                score -= W_OTHER_POLARITY  # asked about a death not service connected, told of one that was
             scored.append((score + (W_LEVEL if levels & _row_levels(text) else 0.0), unit))
         if scored:
             by_chunk[chunk.number] = scored
     if not by_chunk:
         return Generation(text="", model=MODEL_NAME)
     on_named = [c for n, scored in by_chunk.items() if specific and _on_benefit(chunk_of_read[n], specific)
+                and not _titled_for_another(chunk_of_read[n], specific)
                 for c in scored]
     # "What is form 21-0966": the form's own source answers (its title names it), not the pension application
     # that mentions it in passing.
@@ -307,7 +316,8 @@ def extractive_generate(
             continue  # a level torn from its table ("60% — fixed in flexion") would read as this answer's
         if q_entities and not named(chunk_of[unit.chunk_number]):
             continue  # "what is DC 7522": another source's words on diagnostic codes in general are noise
-        if on_benefit and not _on_benefit(chunk_of[unit.chunk_number], benefits):
+        if on_benefit and (not _on_benefit(chunk_of[unit.chunk_number], benefits)
+                           or _titled_for_another(chunk_of[unit.chunk_number], specific)):
             continue  # "how long does voc rehab last": a hospital stay's 21 days is not VR&E's
         other_code = chunk_of[unit.chunk_number].diagnostic_code
         if other_code and lead_code and other_code != lead_code and not comparing and other_code not in q_entities \
@@ -359,7 +369,26 @@ def _unit_score(
 def _on_benefit(chunk: SourceChunk, asked: frozenset[str]) -> bool:
     """Whether the chunk is on a benefit the question names, or one belonging to it (the GI Bill's
     "gi_bill_post_911" belongs to "gi_bill")."""
-    return any(b == a or b.startswith(f"{a}_") or a.startswith(f"{b}_") for b in chunk.benefits for a in asked)
+    return _benefits_meet(chunk.benefits, asked)
+
+
+def _benefits_meet(benefits: frozenset[str], asked: frozenset[str]) -> bool:
+    return any(b == a or b.startswith(f"{a}_") or a.startswith(f"{b}_") for b in benefits for a in asked)
+
+
+@functools.lru_cache(maxsize=16384)
+def _title_benefits(title: str) -> frozenset[str]:
+    """The specific benefits a source's title names ("VA home loan eligibility for surviving spouses": home loans)."""
+    from knowledge.extraction import entities_extract
+
+    return frozenset(e.value for e in entities_extract(text=title) if e.type == "benefit") - BROAD_BENEFITS
+
+
+def _titled_for_another(chunk: SourceChunk, asked: frozenset[str]) -> bool:
+    """Whether the source's title names benefits and none is one the question names: the home loan page for
+    surviving spouses mentions DIC, but it answers about home loans, not about DIC."""
+    named = _title_benefits(chunk.title)
+    return bool(asked and named) and not _benefits_meet(named, asked)
 
 
 def _other_benefits_only(chunk: SourceChunk, asked: frozenset[str]) -> bool:
@@ -378,6 +407,7 @@ def chunk_texts_warm(*, title: str, content: str, unit_texts: Sequence[str]) -> 
     each sentence's codes, words and table levels (verification.warmup)."""
     _codes_in(f"{title}\n{content}")
     _codes_in(title)
+    _title_benefits(title)
     content_words(title)
     for text in unit_texts:
         _codes_in(text)
