@@ -530,6 +530,18 @@ def test_asked_about_a_death_not_service_connected_the_service_connected_case_do
         if "For a service-connected death" in text else "non-service-connected death" in text
 
 
+def test_how_many_is_answered_by_a_count_of_the_things_asked():
+    # "Check your remaining months on your Post-9/11 statement" shares more words (and a "9/11"), but no count.
+    units = {1: [("The GI Bill provides up to 36 months of benefits.", NEAR)],
+             2: [("Check your remaining months on your Post-9/11 GI Bill statement.", ON_TOPIC)]}
+    text = generate("how many months of post 9/11 gi bill do i get", units, {1: 0.69, 2: 0.7}).text
+    assert text.startswith("The GI Bill provides up to 36 months")
+    # A one-time payment is not a count of times.
+    units = {1: [("You can use the benefit more than once.", NEAR)],
+             2: [("A one-time restoration can be used only once.", ON_TOPIC)]}
+    assert generate("how many times can i use it", units, {1: 0.69, 2: 0.7}).text.startswith("A one-time")
+
+
 def test_a_tables_caption_comes_with_its_rows():
     # "With the other eye at 20/40:": the rows assume what the sentence before them says.
     table = [("Vision loss is rated under DCs 6061 to 6066.", ON_TOPIC),

@@ -65,6 +65,8 @@ MAX_SOURCE_CHUNKS = 3
 _ROW_RE = re.compile(r"^\s*(?:[-•*]\s*)?(?:\d{1,3}\s?%|[^.!?\n]{1,60}? — )")
 _END_PUNCT_RE = re.compile(r"[.!?;:]+[\"')\]]*$")
 _DIGIT_RE = re.compile(r"\d")
+# Numbers that are part of a name, not a figure: "Post-9/11", "chapter 33".
+_NAME_NUMBER_RE = re.compile(r"\b9/11\b|\bchapter \d+\b", re.IGNORECASE)
 # "%" is not a word character, so it stands outside the word-bounded group ("what % is that").
 _QUANTITY_QUESTION_RE = re.compile(r"\b(how (much|many|long|soon|early|late)|when|what (percent|rate|amount|date)|"
                                    r"deadline|percent|rate|rating|amount|limit|cap|cost|pay)\b|%", re.IGNORECASE)
@@ -90,6 +92,11 @@ _NOT_CONNECTED_RE = re.compile(r"\b(?:non-?\s?service[- ]connected|not (?:been )
                                re.IGNORECASE)
 _SERVICE_CONNECTED_RE = re.compile(r"\bservice[- ]connected\b", re.IGNORECASE)
 W_OTHER_POLARITY = 0.2
+# "How many months of GI Bill do I get": a sentence giving a number of them answers it ("Check your remaining
+# months on your Post-9/11 GI Bill statement" shares more words and a "9/11", but no count).
+_HOW_MANY_RE = re.compile(r"\bhow many (\w+)", re.IGNORECASE)
+_NUMBER_WORDS = r"\d[\d,.]*|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty"
+W_COUNT = 0.25
 # "I'm rated 10 percent, can I get voc rehab": the asker's own rating is context, not a level asked about, and
 # it does not make the question one about a rating table.
 _OWN_RATING_RE = re.compile(
@@ -182,6 +189,7 @@ def extractive_generate(
     q_entities = written | set(codes)
     wants_number = bool(_QUANTITY_QUESTION_RE.search(question))
     not_connected = bool(_NOT_CONNECTED_RE.search(question))
+    counted = _count_pattern(question)
     wants_form = bool(_APPLY_QUESTION_RE.search(question))
     # The question without the asker's own rating; "how do I file for an increase on my knee rating" asks for
     # the way to file, not for the knee's levels, so an apply question asks for no table.
@@ -248,6 +256,8 @@ def extractive_generate(
                 continue
             unit = Unit(chunk.number, position, text, np.asarray(vector, dtype=np.float32))
             score = _unit_score(unit, question_vector, aspect_words, unit_entities, chunk_match, wants_number, wants_form)
+            if counted and counted.search(text):
+                score += W_COUNT  # "how many months": "up to 36 months of benefits"
             if not_connected and _SERVICE_CONNECTED_RE.search(text) and not _NOT_CONNECTED_RE.search(text):
                 score -= W_OTHER_POLARITY  # asked about a death not service connected, told of one that was
             scored.append((score + (W_LEVEL if levels & _row_levels(text) else 0.0), unit))
@@ -361,9 +371,18 @@ def _unit_score(
     words = content_words(unit.text)
     lex = len(q_words & words) / len(q_words) if q_words else 0.0
     entity = 1.0 if q_entities & _codes_in(unit.text) else 0.0
-    number = 1.0 if wants_number and _DIGIT_RE.search(unit.text) else 0.0
+    number = 1.0 if wants_number and _DIGIT_RE.search(_NAME_NUMBER_RE.sub("", unit.text)) else 0.0
     form = 1.0 if wants_form and va_forms_find(unit.text) else 0.0
     return W_SIM * sim + W_LEX * lex + W_ENTITY * entity + chunk_match + W_NUMBER * number + W_FORM * form
+
+
+def _count_pattern(question: str) -> re.Pattern | None:
+    """For "how many <things>", a pattern for a count of them ("36 months", "up to 12 more weeks")."""
+    match = _HOW_MANY_RE.search(question)
+    if not match:
+        return None
+    noun = re.escape(match.group(1).lower().removesuffix("s"))
+    return re.compile(rf"\b(?:{_NUMBER_WORDS})(?:\s+\w+)?\s+{noun}s?\b", re.IGNORECASE)  # not "one-time"
 
 
 def _on_benefit(chunk: SourceChunk, asked: frozenset[str]) -> bool:
