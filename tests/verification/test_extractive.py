@@ -542,6 +542,18 @@ def test_how_many_is_answered_by_a_count_of_the_things_asked():
     assert generate("how many times can i use it", units, {1: 0.69, 2: 0.7}).text.startswith("A one-time")
 
 
+def test_an_answer_led_by_one_programs_page_borrows_nothing_from_anothers():
+    vre = replace(chunk(1, 1, 0.7), title="VR&E eligibility for veterans", benefits=frozenset({"vre"}))
+    pension = replace(chunk(2, 2, 0.69), title="Can I get VA pension and compensation at the same time?",
+                      benefits=frozenset({"pension", "disability_compensation"}))
+    units = {1: [("With an other than honorable discharge you may still qualify through a character of discharge "
+                  "review.", ON_TOPIC)],
+             2: [("Whatever the discharge, a veteran eligible for both benefits gets the higher amount.", LEAD)]}
+    text = extractive_generate(question="can i get benefits with an other than honorable discharge",
+                               question_vector=QUESTION_VECTOR, chunks=[vre, pension], units=units).text
+    assert "character of discharge" in text and "higher amount" not in text
+
+
 def test_a_tables_caption_comes_with_its_rows():
     # "With the other eye at 20/40:": the rows assume what the sentence before them says.
     table = [("Vision loss is rated under DCs 6061 to 6066.", ON_TOPIC),

@@ -314,6 +314,7 @@ def extractive_generate(
     comparing = bool(_COMPARISON_RE.search(question))
     lead_code = chunk_of[leading].diagnostic_code
     on_benefit = _on_benefit(chunk_of[leading], benefits)
+    lead_programs = frozenset() if comparing else _title_benefits(chunk_of[leading].title)
     names = _names_pattern(tuple(sorted(condition_names.items()))) if condition_names else None
     allowed_codes = q_entities or (_codes_in(chunk_of[leading].content) | _conditions_in(chunk_of[leading].content,
                                                                                         names))
@@ -329,6 +330,8 @@ def extractive_generate(
         if on_benefit and (not _on_benefit(chunk_of[unit.chunk_number], benefits)
                            or _titled_for_another(chunk_of[unit.chunk_number], specific)):
             continue  # "how long does voc rehab last": a hospital stay's 21 days is not VR&E's
+        if _titled_for_another(chunk_of[unit.chunk_number], lead_programs):
+            continue  # a VR&E answer takes nothing from a page on the pension: one program per answer unless compared
         other_code = chunk_of[unit.chunk_number].diagnostic_code
         if other_code and lead_code and other_code != lead_code and not comparing and other_code not in q_entities \
                 and _DIGIT_RE.search(unit.text):
