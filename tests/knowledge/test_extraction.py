@@ -331,6 +331,7 @@ def test_topics_accept_lists_from_the_database():
         ("does the gi bill pay for a master's", "does the gi bill pay for a master's graduate school"),
         ("does a 10 percent rating get me va healthcare", "does a 10 percent rating get me va healthcare priority group"),
         ("can my spouse get health care through the va", "can my spouse get health care through the va CHAMPVA"),
+        ("does va pay for my wifes health insurance", "does va pay for my wifes health insurance CHAMPVA"),
         ("can i get pension if i have a house", "can i get pension if i have a house primary residence net worth"),
         ("can i get a home loan on a pension", "can i get a home loan on a pension"),
         ("bad eyesight in one eye", "bad eyesight in one eye visual acuity"),
