@@ -554,6 +554,17 @@ def test_an_answer_led_by_one_programs_page_borrows_nothing_from_anothers():
     assert "character of discharge" in text and "higher amount" not in text
 
 
+def test_a_title_with_the_questions_words_in_order_names_what_was_asked():
+    # The two grants' names stem to the same words; the title written as the question writes it answers.
+    sha = replace(chunk(1, 1, 0.7), title="Special Housing Adaptation (SHA) grant")
+    sah = replace(chunk(2, 2, 0.68), title="Specially Adapted Housing (SAH) grant")
+    units = {1: [("A Special Housing Adaptation grant helps adapt a home.", ON_TOPIC)],
+             2: [("A Specially Adapted Housing grant helps buy or build a home.", ON_TOPIC)]}
+    text = extractive_generate(question="what is the specially adapted housing grant", question_vector=QUESTION_VECTOR,
+                               chunks=[sha, sah], units=units).text
+    assert text.startswith("A Specially Adapted Housing grant")
+
+
 def test_a_tables_caption_comes_with_its_rows():
     # "With the other eye at 20/40:": the rows assume what the sentence before them says.
     table = [("Vision loss is rated under DCs 6061 to 6066.", ON_TOPIC),

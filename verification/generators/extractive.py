@@ -97,6 +97,10 @@ W_OTHER_POLARITY = 0.2
 _HOW_MANY_RE = re.compile(r"\bhow many (\w+)", re.IGNORECASE)
 _NUMBER_WORDS = r"\d[\d,.]*|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty"
 W_COUNT = 0.25
+# A title holding three of the question's words in its order names what was asked ("Specially Adapted Housing
+# (SAH) grant"); stems alone cannot tell it from "Special Housing Adaptation (SHA) grant".
+W_TITLE_PHRASE = 0.1
+_WORD_RE = re.compile(r"[a-z0-9]+(?:['’-][a-z0-9]+)*")
 # "I'm rated 10 percent, can I get voc rehab": the asker's own rating is context, not a level asked about, and
 # it does not make the question one about a rating table.
 _OWN_RATING_RE = re.compile(
@@ -190,6 +194,7 @@ def extractive_generate(
     wants_number = bool(_QUANTITY_QUESTION_RE.search(question))
     not_connected = bool(_NOT_CONNECTED_RE.search(question))
     counted = _count_pattern(question)
+    q_phrases = _phrases(question)
     wants_form = bool(_APPLY_QUESTION_RE.search(question))
     # The question without the asker's own rating; "how do I file for an increase on my knee rating" asks for
     # the way to file, not for the knee's levels, so an apply question asks for no table.
@@ -243,6 +248,8 @@ def extractive_generate(
         # A title names what the whole chunk is about ("Knee limitation of flexion (bending)").
         title_match = len(q_words & content_words(chunk.title)) / len(q_words) if q_words else 0.0
         chunk_match = W_CHUNK * chunk.score + W_TITLE * title_match
+        if q_phrases & _phrases(chunk.title):
+            chunk_match += W_TITLE_PHRASE  # "specially adapted housing": SAH's page, not "Special Housing Adaptation"
         if wants_form and va_forms_find(chunk.content):
             chunk_match += W_FORM_CHUNK
         if _other_benefits_only(chunk, benefits) or _titled_for_another(chunk, specific):
@@ -379,6 +386,14 @@ def _unit_score(
     return W_SIM * sim + W_LEX * lex + W_ENTITY * entity + chunk_match + W_NUMBER * number + W_FORM * form
 
 
+@functools.lru_cache(maxsize=16384)
+def _phrases(text: str) -> frozenset[tuple[str, str, str]]:
+    """Runs of three consecutive words, none of them a stop word, as written (not stemmed)."""
+    words = _WORD_RE.findall(text.lower())
+    keep = [bool(content_words(w)) for w in words]
+    return frozenset(tuple(words[i:i + 3]) for i in range(len(words) - 2) if all(keep[i:i + 3]))
+
+
 def _count_pattern(question: str) -> re.Pattern | None:
     """For "how many <things>", a pattern for a count of them ("36 months", "up to 12 more weeks")."""
     match = _HOW_MANY_RE.search(question)
@@ -430,6 +445,7 @@ def chunk_texts_warm(*, title: str, content: str, unit_texts: Sequence[str]) -> 
     _codes_in(f"{title}\n{content}")
     _codes_in(title)
     _title_benefits(title)
+    _phrases(title)
     content_words(title)
     for text in unit_texts:
         _codes_in(text)
