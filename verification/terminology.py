@@ -171,6 +171,9 @@ def _term_acceptable(term: str) -> bool:
 
 # "a DRO in the old appeals system", "a MET for heart ratings": the term, then where it is used.
 _TERM_HEAD_RE = re.compile(r"^(?P<head>.+?) (?:in|for|on|under|during|with|from|at|after|before|when) (?!of\b)\S")
+# "Aggravation of a preexisting condition": one word, then a case of what it applies to (the glossary names
+# "aggravation"). A name with "of" keeps it ("character of discharge", "statement of the case").
+_TERM_OF_RE = re.compile(r"^(?P<head>[\w-]+) of (?:a|an|my|your|his|her|their) \S")
 TERM_HEAD_MIN_CHARS = 2
 
 
@@ -182,7 +185,7 @@ def term_candidates(*, term: str) -> tuple[str, ...]:
     """Return ``term`` and, when a phrase of place or use follows it, the term alone ("dro in the old appeals
     system" → "dro"), and without a trailing kind-of-thing noun ("permanent and total rating" → "permanent and
     total"): the glossary and the sources name the term, not the asker's context."""
-    found = _TERM_HEAD_RE.match(term)
+    found = _TERM_HEAD_RE.match(term) or _TERM_OF_RE.match(term)
     head = _term_clean(found.group("head")) if found else term
     heads = [head, _TRAILING_KIND_NOUN_RE.sub("", head)]
     candidates = [term]

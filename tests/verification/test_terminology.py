@@ -492,6 +492,8 @@ def test_a_sentence_that_only_uses_the_term_is_not_a_definition(term, text):
     ("what is a MET for heart ratings", ("met for heart ratings", "met")),
     ("what is a presumptive condition in plain english", ("presumptive condition",)),
     ("what is the statement of the case", ("statement of the case",)),
+    ("what is aggravation of a preexisting condition", ("aggravation of a preexisting condition", "aggravation")),
+    ("what is the character of discharge", ("character of discharge",)),
     # A kind-of-thing noun after the term: the glossary and the sources name the term alone.
     ("what is a permanent and total rating", ("permanent and total rating", "permanent and total")),
     ("what is VALife insurance", ("valife insurance", "valife")),
