@@ -565,6 +565,17 @@ def test_a_title_with_the_questions_words_in_order_names_what_was_asked():
     assert text.startswith("A Specially Adapted Housing grant")
 
 
+def test_a_question_naming_two_benefits_is_answered_by_the_page_on_both():
+    gi_bill = replace(chunk(1, 1, 0.7), title="Using the GI Bill for on-the-job training", benefits=frozenset({"gi_bill"}))
+    both = replace(chunk(2, 2, 0.66), title="Can I use VR&E after my GI Bill runs out?",
+                   benefits=frozenset({"vre", "gi_bill"}))
+    units = {1: [("GI Bill benefits can be used for on-the-job training.", ON_TOPIC)],
+             2: [("Using VR&E does not use up GI Bill entitlement.", NEAR)]}
+    text = extractive_generate(question="can i use voc rehab and the gi bill", question_vector=QUESTION_VECTOR,
+                               chunks=[gi_bill, both], units=units, benefits=frozenset({"vre", "gi_bill"})).text
+    assert text.startswith("Using VR&E does not use up GI Bill entitlement")
+
+
 def test_a_tables_caption_comes_with_its_rows():
     # "With the other eye at 20/40:": the rows assume what the sentence before them says.
     table = [("Vision loss is rated under DCs 6061 to 6066.", ON_TOPIC),

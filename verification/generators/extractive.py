@@ -220,6 +220,8 @@ def extractive_generate(
     def benefit_rank(c: SourceChunk) -> int:
         if _other_benefits_only(c, benefits) or _titled_for_another(c, specific):
             return 2
+        if len(specific) > 1 and _on_every(c, specific):
+            return -1  # "Can I use voc rehab and the GI Bill": the page on both answers before a page on one
         return 1 if specific and not _on_benefit(c, specific) else 0
 
     sources = sorted(chunks, key=lambda c: (not named(c), benefit_rank(c), c.number))
@@ -279,8 +281,10 @@ def extractive_generate(
     # that mentions it in passing.
     on_titled = [c for n, scored in by_chunk.items() if written and written & _codes_in(chunk_of_read[n].title)
                  for c in scored]
+    on_every = [c for n, scored in by_chunk.items() if len(specific) > 1 and _on_every(chunk_of_read[n], specific)
+                for c in scored]
     # "I'm rated 10%, can I get voc rehab": a source on the benefit named answers, not a rule on ratings.
-    best_score, best_unit = max(on_named or on_titled or (c for scored in by_chunk.values() for c in scored),
+    best_score, best_unit = max(on_every or on_named or on_titled or (c for scored in by_chunk.values() for c in scored),
                                 key=lambda c: c[0])
     with_level = [c for n, scored in by_chunk.items() if holds_level(chunk_of_read[n]) for c in scored]
     if with_level and not _YES_NO_RE.search(question):
@@ -407,6 +411,11 @@ def _on_benefit(chunk: SourceChunk, asked: frozenset[str]) -> bool:
     """Whether the chunk is on a benefit the question names, or one belonging to it (the GI Bill's
     "gi_bill_post_911" belongs to "gi_bill")."""
     return _benefits_meet(chunk.benefits, asked)
+
+
+def _on_every(chunk: SourceChunk, asked: frozenset[str]) -> bool:
+    """Whether the chunk is on each of the benefits the question names."""
+    return all(_benefits_meet(chunk.benefits, frozenset({a})) for a in asked)
 
 
 def _benefits_meet(benefits: frozenset[str], asked: frozenset[str]) -> bool:
