@@ -576,6 +576,15 @@ def test_a_question_naming_two_benefits_is_answered_by_the_page_on_both():
     assert text.startswith("Using VR&E does not use up GI Bill entitlement")
 
 
+def test_a_sentence_announcing_a_list_brings_its_items_as_a_list():
+    units = {1: [("VR&E organizes services into five tracks.", ON_TOPIC),
+                 ("Reemployment: help returning to the job you held before service.", OFF),
+                 ("Self-Employment: support for starting a business.", OFF),
+                 ("Your counselor helps you choose a track.", ON_TOPIC)]}
+    text = generate("what are the tracks of voc rehab", units, {1: 0.7}).text
+    assert "\n- Reemployment: help returning" in text and "\n- Self-Employment: support" in text
+
+
 def test_a_tables_caption_comes_with_its_rows():
     # "With the other eye at 20/40:": the rows assume what the sentence before them says.
     table = [("Vision loss is rated under DCs 6061 to 6066.", ON_TOPIC),

@@ -100,6 +100,12 @@ W_COUNT = 0.25
 # A title holding three of the question's words in its order names what was asked ("Specially Adapted Housing
 # (SAH) grant"); stems alone cannot tell it from "Special Housing Adaptation (SHA) grant".
 W_TITLE_PHRASE = 0.1
+# A sentence announcing a list ("organizes services into five tracks", "there are three options") and the
+# items after it, each a short label and a colon ("Self-Employment: support for starting a business").
+_LIST_ANNOUNCED_RE = re.compile(
+    r"\b(?:two|three|four|five|six|seven|eight|nine|ten|\d+)\s+(?:\w+\s+)?(?:tracks|options|ways|types|steps|"
+    r"lanes|categories|groups|kinds|parts|tiers|programs|choices|paths|dockets)\b[^.!?]*[.:]?$", re.IGNORECASE)
+_LIST_ITEM_RE = re.compile(r"^\s*(?:[-•*]\s*)?[A-Z][^:.!?\n]{1,60}:\s+\S")
 _WORD_RE = re.compile(r"[a-z0-9]+(?:['’-][a-z0-9]+)*")
 # "I'm rated 10 percent, can I get voc rehab": the asker's own rating is context, not a level asked about, and
 # it does not make the question one about a rating table.
@@ -301,6 +307,7 @@ def extractive_generate(
                                    [u for _, u in primary])
         chosen = _with_successors(chosen, [u for _, u in primary], q_words)
         chosen = _whole_table(chosen, [u for _, u in primary])
+        chosen = _with_list_items(chosen, [u for _, u in primary])
         # A rating question whose best source explains without the table ("diagnosis of CFS") gets the
         # table of the next best source that has one: the levels are what was asked.
         about = [n for n in by_chunk if not q_entities or _about(chunk_of[n], q_entities)]  # not another's table
@@ -371,7 +378,10 @@ def extractive_generate(
         if text.endswith(":") and not (following and following.chunk_number == unit.chunk_number
                                        and _ROW_RE.match(following.text)):
             text = text[:-1].rstrip() + "."  # a table's lead without its rows ends as a sentence
-        lines.append((bool(_ROW_RE.match(text)), _cite(text.lstrip("-•* "), unit.chunk_number)))
+        before = chosen[index - 1] if index else None
+        listed = bool(_LIST_ITEM_RE.match(text)) and before is not None and before.chunk_number == unit.chunk_number \
+            and bool(_LIST_ANNOUNCED_RE.search(before.text) or _LIST_ITEM_RE.match(before.text))
+        lines.append((bool(_ROW_RE.match(text)) or listed, _cite(text.lstrip("-•* "), unit.chunk_number)))
         quotes.setdefault(unit.chunk_number, []).append(text)
     body = _join(lines)
     return Generation(text=body, model=MODEL_NAME, quotes={n: " … ".join(q) for n, q in quotes.items()})
@@ -535,6 +545,25 @@ def _whole_table(chosen: list[Unit], units: list[Unit]) -> list[Unit]:
         return chosen
     have = {u.position for u in chosen}
     return chosen + [u for u in rows[:MAX_TABLE_ROWS] if u.position not in have]
+
+
+def _with_list_items(chosen: list[Unit], units: list[Unit]) -> list[Unit]:
+    """Add the items a chosen sentence announces ("VR&E organizes services into five tracks." followed by
+    "Reemployment: ...", "Self-Employment: ..."): the count without the items answers nothing."""
+    by_position = {u.position: u for u in units}
+    have = {u.position for u in chosen}
+    added = []
+    for unit in chosen:
+        if not _LIST_ANNOUNCED_RE.search(unit.text):
+            continue
+        position = unit.position + 1
+        while (item := by_position.get(position)) is not None and _LIST_ITEM_RE.match(item.text) \
+                and len(added) < MAX_TABLE_ROWS:
+            if position not in have:
+                added.append(item)
+                have.add(position)
+            position += 1
+    return chosen + added
 
 
 def levels_asked(question: str) -> frozenset[int]:
