@@ -59,6 +59,7 @@ TSA = "Transportation Security Administration"
 COURTS = "Courts and legal aid"
 CREDIT = "Credit bureaus"
 CHILD_SUPPORT = "State child support agency"
+HIRING = "Federal hiring (USAJOBS)"
 
 OTHER_AGENCY_QUESTIONS = [
     ("How do I apply for SSDI?", SSA),
@@ -130,9 +131,14 @@ OTHER_AGENCY_QUESTIONS = [
     # A VA mention without any interaction word: the question is only about the other program.
     ("I'm rated 100% by VA, how do I sign up for Medicare?", MEDICARE),
     ("Does the VA handle Social Security retirement?", SSA),
+    ("how do i get a job at the va", HIRING),
+    ("what is the salary of a va nurse", HIRING),
+    ("can i get a loan to start a restaurant from the va", SBA),
+    ("how do i get my medals", DOD),
 ]
 
 MEDICAL_ADVICE_QUESTIONS = [
+    "what medication is best for ptsd",
     "what is the best way to lose weight after the army",
     "Should I take ibuprofen or tylenol for my knee?",
     "What dose of melatonin should I take?",
@@ -255,6 +261,10 @@ IN_SCOPE_QUESTIONS = [
 
 
 OUTSIDE_BENEFITS_QUESTIONS = [
+    "does the va loan cover a boat",
+    "can i use my gi bill to buy a motorcycle",
+    "can the va fix my car",
+    "can i bring my dog to the va hospital",
     "Can I use my GI Bill to go to school on the Moon?",
     "Can I get a VA loan for a yacht?",
     "Will VA pay for a Lamborghini if I'm 100% disabled?",
@@ -340,6 +350,13 @@ NEAR_DOMAIN_IN_SCOPE = [
     "can i use voc rehab to start my own business",
     "does the gi bill pay for a cdl license course",
     "can I buy a gun if VA says I can't handle my own money",
+    "i served on a boat in vietnam, is that blue water navy",
+    "can va help me find a job",
+    "does va pay to fix the hand controls on my car",
+    "can i bring my service dog to the va hospital",
+    "does va cover medications for ptsd",
+    "does voc rehab help start a business",
+    "how do i get a headstone medallion",
 ]
 
 
@@ -506,7 +523,8 @@ def test_an_agency_rules_flag_in_the_file_decides_the_interplay(tmp_path):
     # read as interplay, as for every other agency.
     question = "Can I get a property tax exemption with my 100% VA rating?"
     assert scope_check(question=question).agency == STATE_VA
-    path = scope_file_edited(tmp_path, "    va_interaction_in_scope: false\n", "")
+    path = scope_file_edited(tmp_path, "eligibility context, not interplay.\n    va_interaction_in_scope: false\n",
+                             "eligibility context, not interplay.\n")
     assert scope_check(question=question, tables=scope_tables_load(path=path)) == IN_SCOPE
 
 
