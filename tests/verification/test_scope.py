@@ -357,6 +357,8 @@ NEAR_DOMAIN_IN_SCOPE = [
     "does va cover medications for ptsd",
     "does voc rehab help start a business",
     "how do i get a headstone medallion",
+    "can i get a work study job at the va while on the gi bill",
+    "can voc rehab help me get a job at the va",
 ]
 
 
