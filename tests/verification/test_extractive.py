@@ -585,6 +585,17 @@ def test_a_sentence_announcing_a_list_brings_its_items_as_a_list():
     assert "\n- Reemployment: help returning" in text and "\n- Self-Employment: support" in text
 
 
+def test_a_rating_question_on_a_condition_no_source_covers_gets_no_other_conditions_table():
+    afib = replace(chunk(1, 1, 0.7), title="Atrial fibrillation rating, DC 7010", diagnostic_code="7010")
+    units = {1: [("DC 7010 supraventricular arrhythmias in 38 CFR 4.104:", ON_TOPIC), ("10% — one to four episodes", OFF)]}
+    asked = dict(question="what is the rating for hepatitis c", question_vector=QUESTION_VECTOR, chunks=[afib],
+                 units=units, chunk_types={1: "rating_table"})
+    assert extractive_generate(**asked, codes=("7354",)).text == ""
+    # The condition's own table answers; so does a source that names the code among others.
+    covered = replace(afib, diagnostic_code="", content="DC 7354 hepatitis C and DC 7010 ...")
+    assert "10%" in extractive_generate(**{**asked, "chunks": [covered]}, codes=("7354",)).text
+
+
 def test_a_tables_caption_comes_with_its_rows():
     # "With the other eye at 20/40:": the rows assume what the sentence before them says.
     table = [("Vision loss is rated under DCs 6061 to 6066.", ON_TOPIC),

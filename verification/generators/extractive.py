@@ -65,6 +65,7 @@ MAX_SOURCE_CHUNKS = 3
 _ROW_RE = re.compile(r"^\s*(?:[-•*]\s*)?(?:\d{1,3}\s?%|[^.!?\n]{1,60}? — )")
 _END_PUNCT_RE = re.compile(r"[.!?;:]+[\"')\]]*$")
 _DIGIT_RE = re.compile(r"\d")
+_DC_RE = re.compile(r"\d{4}")  # a diagnostic code, not a form number ("21-526EZ")
 # Numbers that are part of a name, not a figure: "Post-9/11", "chapter 33".
 _NAME_NUMBER_RE = re.compile(r"\b9/11\b|\bchapter \d+\b", re.IGNORECASE)
 # "%" is not a word character, so it stands outside the word-bounded group ("what % is that").
@@ -247,6 +248,14 @@ def extractive_generate(
     if levels and read and not any(holds_level(c) for c in read):
         # The level asked about is a row of a source ranked lower: it takes the last place.
         read[-1:] = [c for c in sources if holds_level(c)][:1] or read[-1:]
+    asked_codes = {e for e in q_entities if _DC_RE.fullmatch(e)}
+    if asked_codes and _RATING_QUESTION_RE.search(levels_text) and read \
+            and not any(c.diagnostic_code in asked_codes or asked_codes & _codes_in(f"{c.title}\n{c.content}")
+                        for c in read) \
+            and any(chunk_types.get(c.chunk_id) == "rating_table" and c.diagnostic_code for c in read):
+        # "What is the rating for hepatitis C" met only other conditions' tables (atrial fibrillation's): another
+        # condition's levels would read as the answer, so nothing is said.
+        return Generation(text="", model=MODEL_NAME)
     if specific and read and all(_other_benefits_only(c, specific) for c in read):
         # "How much does chapter 35 pay per month" met only DIC's and the GI Bill's sources: another benefit's
         # amounts would read as the answer, so nothing is said.
