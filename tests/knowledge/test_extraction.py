@@ -354,6 +354,8 @@ def test_topics_accept_lists_from_the_database():
         ("my neck pain radiates down my arm", "my neck pain radiates down my arm"),
         ("back pain and numbness in my leg", "back pain and numbness in my leg"),
         ("which review option is fastest", "which review option is fastest how long it takes on average"),
+        ("can i have a hearing with a higher level review",
+         "can i have a hearing with a higher level review informal conference"),
         ("how is hip pain rated", "how is hip pain rated hip limitation of motion flexion"),
         ("rating for hip pain after a hip replacement", "rating for hip pain after a hip replacement"),
         ("is there an income limit for va health care",
