@@ -335,6 +335,8 @@ def test_topics_accept_lists_from_the_database():
         ("can my spouse get health care through the va", "can my spouse get health care through the va CHAMPVA"),
         ("does va pay for my wifes health insurance", "does va pay for my wifes health insurance CHAMPVA"),
         ("is va healthcare free", "is va healthcare free copays"),
+        ("does va health care cover dental", "does va health care cover dental VA dental care classes"),
+        ("can i buy dental insurance through the va", "can i buy dental insurance through the va"),
         ("how do i get va health care for the first time",
          "how do i get va health care for the first time apply to enroll VA Form 10-10EZ"),
         ("what does va health care cost me", "what does va health care cost me copays"),
