@@ -358,6 +358,7 @@ def test_topics_accept_lists_from_the_database():
         ("back pain and numbness in my leg", "back pain and numbness in my leg"),
         ("which review option is fastest", "which review option is fastest how long it takes on average"),
         ("how do i claim a condition caused by va medical care", "how do i claim a condition caused by va medical care 1151"),
+        ("can va take my disability for child support", "can va take my disability for child support apportionment"),
         ("how do i file a va disability claim online",
          "how do i file a va disability claim online how to file a disability claim VA Form 21-526EZ"),
         ("can i have a hearing with a higher level review",
