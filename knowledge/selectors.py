@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -410,6 +411,23 @@ def glossary_terms_get() -> dict[str, str]:
 
 
 _glossary_terms_of = ByIdentity(_glossary_terms, size=2)
+
+
+def corpus_words_get() -> dict[str, int]:
+    """Return every lower-case word of the chunks' titles and contents with how often it occurs (spelling
+    correction reads them; re-read after an ingest clears the reference cache)."""
+    from collections import Counter
+
+    def load() -> dict[str, int]:
+        counts: Counter[str] = Counter()
+        for title, content in Chunk.objects.values_list("title", "content"):
+            counts.update(_CORPUS_WORD_RE.findall(f"{title} {content}".lower()))
+        return dict(counts)
+
+    return _reference("corpus_words", load)
+
+
+_CORPUS_WORD_RE = re.compile(r"[a-z]+")
 
 
 def condition_names_get() -> dict[str, str]:

@@ -29,6 +29,7 @@ def answer_caches_warm(*, limit: int = WARM_CHUNKS_MAX) -> int:
     """Derive and cache the sentences, facts and words of up to ``limit`` chunks; return how many."""
     from knowledge import selectors as kb
     from knowledge.embeddings import embedding_provider_get
+    from knowledge.embeddings.local import english_words_get
     from knowledge.models import Chunk
 
     rows = list(Chunk.objects.order_by("id").values_list("id", "entry_id", "title", "content",
@@ -46,6 +47,9 @@ def answer_caches_warm(*, limit: int = WARM_CHUNKS_MAX) -> int:
             for text in texts:
                 facts_find(text)
             chunk_texts_warm(title=title, content=content, unit_texts=texts)
+    # The words spelling correction reads: the corpus's and the English word list.
+    kb.corpus_words_get()
+    english_words_get()
     logger.info("answer caches warmed", extra={"chunks": len(rows)})
     return len(rows)
 

@@ -11,6 +11,7 @@ one; vectors agree with the reference to 2e-7. The price is memory: 255 MB resid
 142 MB, ONNX Runtime keeping its weights twice.
 """
 
+import functools
 import hashlib
 import importlib.resources
 import math
@@ -239,6 +240,14 @@ class MiniLMEmbedder:
             mask[row, : len(sequence)] = 1.0
         feed = {"token_embeddings": self._word_embeddings[input_ids], "attention_mask": mask}
         return self._session.run(["pooled"], feed)[0]
+
+
+@functools.lru_cache(maxsize=1)
+def english_words_get() -> frozenset[str]:
+    """The whole words of the MiniLM tokenizer's vocabulary (about 20,000 English words): the word list spelling
+    correction leaves alone. Read from the packaged tokenizer.json, without loading the model."""
+    vocabulary = Tokenizer.from_file(str(model_dir_get() / "tokenizer.json")).get_vocab()
+    return frozenset(token for token in vocabulary if token.isalpha() and token.islower())
 
 
 _lock = threading.Lock()

@@ -308,3 +308,12 @@ def test_low_confidence_answers_get_a_report(django_capture_on_commit_callbacks,
     assert (first["chunk_id"], first["url"], first["topic"]) == (chunk.id, chunk.source.url, chunk.topic.slug)
     covered = {c["topic"] for c in report.report["chunks"]}
     assert not set(report.report["topic_gaps"]) & covered
+
+
+def test_a_misspelled_question_is_read_with_the_knowledge_bases_words():
+    # "raiting" was read as a term to define and refused; the question keeps the asker's spelling.
+    result = answer_question(question="whats the raiting for ptsd at 50 precent", use_cache=False)
+    assert not result.refused and "50%" in result.answer and "9411" in result.answer
+    assert result.question == "whats the raiting for ptsd at 50 precent"
+    assert {"stage": "spelling", "decision": "corrected"}.items() <= next(
+        s for s in result.trace if s["stage"] == "spelling").items()

@@ -27,6 +27,7 @@ ANSWER_STEPS: tuple[Step, ...] = (
     Step("rewrite", intake.rewrite, when=intake.has_history),  # a follow-up, with the conversation's context
     Step("crisis", intake.crisis),  # the Veterans Crisis Line before any cached answer
     Step("cache_exact", intake.cache_exact),  # L1
+    Step("spelling", intake.spelling),  # "raiting" → "rating": the corpus's word one edit away
     Step("classify", intake.classify),  # topics and entities (codes, forms, benefits, terms)
     Step("scope", intake.scope),  # another agency's program, medical advice, chit-chat, crisis
     Step("own_record", direct.own_record, when=direct.asks_own_record),  # "what is my claim status"

@@ -16,6 +16,7 @@ from verification.pipeline.reply import cached, refused
 from verification.pipeline.state import AnswerState
 from verification.preprocess import PII_NOTICE, pii_scrub, question_hash, question_normalise
 from verification.scope import CATEGORY_CRISIS, CATEGORY_MESSAGES, scope_check
+from verification.spelling import spelling_correct
 
 TOPICS_KEPT = 3
 
@@ -47,6 +48,17 @@ def rewrite(state: AnswerState) -> AnswerState:
     if rewritten is None:
         return replace(state, decision="standalone")
     return _keyed(replace(state, text=rewritten, rewritten=rewritten, decision=rewritten))
+
+
+def spelling(state: AnswerState) -> AnswerState:
+    """Read a misspelled word as the knowledge base's word one edit away ("raiting" → "rating",
+    "colege" → "college"); the question as asked is kept for the answer and the cache."""
+    from knowledge.embeddings.local import english_words_get
+
+    corrected = spelling_correct(text=state.text, corpus_words=kb.corpus_words_get(), known=english_words_get())
+    if corrected == state.text:
+        return replace(state, decision="none")
+    return replace(state, text=corrected, decision="corrected")
 
 
 def crisis(state: AnswerState) -> AnswerState:
