@@ -415,7 +415,8 @@ _glossary_terms_of = ByIdentity(_glossary_terms, size=2)
 
 def corpus_words_get() -> dict[str, int]:
     """Return every lower-case word of the chunks' titles and contents with how often it occurs (spelling
-    correction reads them; re-read after an ingest clears the reference cache)."""
+    correction reads them). Kept for the process's life, like the other reference data: a word a later ingest
+    adds becomes a correction target when the workers restart; until then it is only left uncorrected."""
     from collections import Counter
 
     def load() -> dict[str, int]:

@@ -62,5 +62,6 @@ def answer_caches_clear() -> None:
 
     kb.reference_cache_clear()
     for cached in (numbers._text_facts, numbers._sources_facts, numbers.facts_find, citations.source_words,
-                   citations.content_words, citations.word_stem, extractive._codes_in, extractive._row_levels):
+                   citations.content_words, citations.word_stem):
         cached.cache_clear()
+    extractive.chunk_texts_clear()

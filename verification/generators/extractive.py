@@ -201,7 +201,7 @@ def extractive_generate(
     wants_number = bool(_QUANTITY_QUESTION_RE.search(question))
     not_connected = bool(_NOT_CONNECTED_RE.search(question))
     counted = _count_pattern(question)
-    q_phrases = _phrases(question)
+    q_phrases = _word_runs(question)  # not cached: the cache holds sources' titles, which come back
     wants_form = bool(_APPLY_QUESTION_RE.search(question))
     # The question without the asker's own rating; "how do I file for an increase on my knee rating" asks for
     # the way to file, not for the knee's levels, so an apply question asks for no table.
@@ -265,7 +265,7 @@ def extractive_generate(
         # A title names what the whole chunk is about ("Knee limitation of flexion (bending)").
         title_match = len(q_words & content_words(chunk.title)) / len(q_words) if q_words else 0.0
         chunk_match = W_CHUNK * chunk.score + W_TITLE * title_match
-        if q_phrases & _phrases(chunk.title):
+        if q_phrases & _title_phrases(chunk.title):
             chunk_match += W_TITLE_PHRASE  # "specially adapted housing": SAH's page, not "Special Housing Adaptation"
         if wants_form and va_forms_find(chunk.content):
             chunk_match += W_FORM_CHUNK
@@ -409,12 +409,14 @@ def _unit_score(
     return W_SIM * sim + W_LEX * lex + W_ENTITY * entity + chunk_match + W_NUMBER * number + W_FORM * form
 
 
-@functools.lru_cache(maxsize=16384)
-def _phrases(text: str) -> frozenset[tuple[str, str, str]]:
+def _word_runs(text: str) -> frozenset[tuple[str, str, str]]:
     """Runs of three consecutive words, none of them a stop word, as written (not stemmed)."""
     words = _WORD_RE.findall(text.lower())
     keep = [bool(content_words(w)) for w in words]
     return frozenset(tuple(words[i:i + 3]) for i in range(len(words) - 2) if all(keep[i:i + 3]))
+
+
+_title_phrases = functools.lru_cache(maxsize=16384)(_word_runs)
 
 
 def _count_pattern(question: str) -> re.Pattern | None:
@@ -473,12 +475,18 @@ def chunk_texts_warm(*, title: str, content: str, unit_texts: Sequence[str]) -> 
     _codes_in(f"{title}\n{content}")
     _codes_in(title)
     _title_benefits(title)
-    _phrases(title)
+    _title_phrases(title)
     content_words(title)
     for text in unit_texts:
         _codes_in(text)
         _row_levels(text)
         content_words(text)
+
+
+def chunk_texts_clear() -> None:
+    """Empty what ``chunk_texts_warm`` fills, as in a fresh worker (benchmarks and tests)."""
+    for cached in (_codes_in, _row_levels, _title_benefits, _title_phrases):
+        cached.cache_clear()
 
 
 def _about(chunk: SourceChunk, entities: set[str]) -> bool:
