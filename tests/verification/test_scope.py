@@ -135,6 +135,8 @@ OTHER_AGENCY_QUESTIONS = [
     ("what is the salary of a va nurse", HIRING),
     ("can i get a loan to start a restaurant from the va", SBA),
     ("how do i get my medals", DOD),
+    ("how do I enlist in the marines", DOD),
+    ("what is the asvab score for the navy", DOD),
 ]
 
 MEDICAL_ADVICE_QUESTIONS = [
@@ -263,6 +265,7 @@ IN_SCOPE_QUESTIONS = [
 OUTSIDE_BENEFITS_QUESTIONS = [
     "does the va loan cover a boat",
     "can i use my gi bill to buy a motorcycle",
+    "what's the best truck to buy with my va loan money",
     "can the va fix my car",
     "can i bring my dog to the va hospital",
     "Can I use my GI Bill to go to school on the Moon?",
@@ -359,6 +362,8 @@ NEAR_DOMAIN_IN_SCOPE = [
     "how do i get a headstone medallion",
     "can i get a work study job at the va while on the gi bill",
     "can voc rehab help me get a job at the va",
+    "what kind of car can i buy with the automobile allowance",
+    "if i enlist in the national guard will i lose my va disability pay",
 ]
 
 
