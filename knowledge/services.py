@@ -16,6 +16,7 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
+from django.utils import timezone
 from simple_history.utils import bulk_create_with_history, bulk_update_with_history
 
 from knowledge.chunking import units_split
@@ -604,8 +605,15 @@ def _text_hash(model_name: str, text: str) -> str:
 
 # ---- answered questions and their graph edges ----
 
+# A stored answer can be made again; a crash may lose the last few hundred milliseconds of them, and in exchange
+# the commit does not wait for the WAL flush (measured: the largest share of storing time). SET LOCAL lasts to the
+# end of the transaction, and only the commit reads it.
 _EDGES_SQL = """
-WITH topics AS (
+SET LOCAL synchronous_commit TO OFF;
+WITH stored AS (
+    INSERT INTO {history} ({columns}, history_date, history_type)
+    SELECT {columns}, %(stored_at)s, '+' FROM {answered} WHERE id = %(question)s
+), topics AS (
     INSERT INTO {topic} (question_id, topic_id, score)
     SELECT %(question)s, t, sc FROM unnest(%(topic_ids)s::bigint[], %(topic_scores)s::float8[]) AS x(t, sc)
     ON CONFLICT DO NOTHING
@@ -619,6 +627,19 @@ SELECT %(question)s, so, ch, n FROM unnest(%(source_ids)s::bigint[], %(chunk_ids
     AS x(so, ch, n)
 ON CONFLICT DO NOTHING
 """
+
+
+@functools.cache
+def _edges_sql() -> str:
+    """_EDGES_SQL for the models as they are: the history row copies the columns the history model keeps."""
+    from knowledge.models import AnsweredQuestion, QuestionEntity, QuestionSource, QuestionTopic
+
+    history = AnsweredQuestion.history.model
+    columns = ", ".join(connection.ops.quote_name(f.column) for f in history._meta.concrete_fields
+                        if not f.column.startswith("history_"))
+    return _EDGES_SQL.format(history=history._meta.db_table, answered=AnsweredQuestion._meta.db_table,
+                             columns=columns, topic=QuestionTopic._meta.db_table,
+                             entity=QuestionEntity._meta.db_table, source=QuestionSource._meta.db_table)
 
 
 def answered_question_create(
@@ -660,45 +681,44 @@ def answered_question_create(
     caller serves that one.
     """
 
-    from knowledge.models import AnsweredQuestion, QuestionEntity, QuestionSource, QuestionTopic
+    from knowledge.models import AnsweredQuestion
     from knowledge.selectors import question_intent_words, topic_ids_get
 
-    with transaction.atomic():
-        # A stored answer can be made again; a crash may lose the last few hundred milliseconds of them, and in
-        # exchange the commit does not wait for the WAL flush (measured: the largest share of storing time).
-        with connection.cursor() as cursor:
-            cursor.execute("SET LOCAL synchronous_commit TO OFF")
-        try:
-            with transaction.atomic():
-                row = AnsweredQuestion.objects.create(
-                    question=question, question_hash=question_hash, gate_key=gate_key[:500],
-                    intent_words=question_intent_words(question=question)[:500] if not refused else "", answer=answer,
-                    citations=citations, question_embedding=question_vector, embedding_model=embedding_model,
-                    confidence=min(max(confidence, 0.0), 1.0), retrieval_score=retrieval_score,
-                    retrieved=retrieved, weak_retrieval=weak_retrieval, refused=refused,
-                    refusal_reason=refusal_reason if refused else "", warning=warning or "",
-                    suggestions=suggestions, model=model, routing_reason=routing_reason, verification=verification,
-                    trace=trace, needs_review=needs_review, off_record=off_record,
-                    current=cacheable and not off_record,
-                )
-        except IntegrityError as exc:
-            if getattr(getattr(exc.__cause__, "diag", None), "constraint_name", "") != ONE_CURRENT_CONSTRAINT:
-                raise
-            return AnsweredQuestion.objects.get(question_hash=question_hash, current=True, refused=False), False
-        topic_ids = topic_ids_get()
-        topics = [(topic_ids[slug], score) for slug, score in topic_scores if slug in topic_ids]
-        if not (topics or entity_ids or cited):
-            return row, True
-        # The three edge tables in one statement: a round trip each was a third of storing time.
-        with connection.cursor() as cursor:
-            cursor.execute(_EDGES_SQL.format(topic=QuestionTopic._meta.db_table, entity=QuestionEntity._meta.db_table,
-                                             source=QuestionSource._meta.db_table), {
-                "question": row.id,
-                "topic_ids": [pk for pk, _ in topics], "topic_scores": [score for _, score in topics],
-                "entity_ids": sorted(set(entity_ids)),
-                "source_ids": [source for _, source, _ in cited], "chunk_ids": [chunk for chunk, _, _ in cited],
-                "numbers": [number for _, _, number in cited],
-            })
+    row = AnsweredQuestion(
+        question=question, question_hash=question_hash, gate_key=gate_key[:500],
+        intent_words=question_intent_words(question=question)[:500] if not refused else "", answer=answer,
+        citations=citations, question_embedding=question_vector, embedding_model=embedding_model,
+        confidence=min(max(confidence, 0.0), 1.0), retrieval_score=retrieval_score,
+        retrieved=retrieved, weak_retrieval=weak_retrieval, refused=refused,
+        refusal_reason=refusal_reason if refused else "", warning=warning or "",
+        suggestions=suggestions, model=model, routing_reason=routing_reason, verification=verification,
+        trace=trace, needs_review=needs_review, off_record=off_record,
+        current=cacheable and not off_record,
+    )
+    topic_ids = topic_ids_get()
+    topics = [(topic_ids[slug], score) for slug, score in topic_scores if slug in topic_ids]
+    # Its "stored" history row is written with the edges, copied in the database, where the history signal built
+    # and saved the copy in Python on a round trip of its own.
+    row.skip_history_when_saving = True
+    try:
+        # Three round trips in all: the insert, the rest in one statement, the commit. Each trip more (a separate
+        # SET, a savepoint around the insert, one per edge table) was measured as a sizeable share of storing.
+        with transaction.atomic():
+            row.save(force_insert=True)
+            with connection.cursor() as cursor:
+                cursor.execute(_edges_sql(), {
+                    "question": row.id, "stored_at": timezone.now(),
+                    "topic_ids": [pk for pk, _ in topics], "topic_scores": [score for _, score in topics],
+                    "entity_ids": sorted(set(entity_ids)),
+                    "source_ids": [source for _, source, _ in cited], "chunk_ids": [chunk for chunk, _, _ in cited],
+                    "numbers": [number for _, _, number in cited],
+                })
+    except IntegrityError as exc:
+        if getattr(getattr(exc.__cause__, "diag", None), "constraint_name", "") != ONE_CURRENT_CONSTRAINT:
+            raise
+        return AnsweredQuestion.objects.get(question_hash=question_hash, current=True, refused=False), False
+    finally:
+        del row.skip_history_when_saving
     return row, True
 
 

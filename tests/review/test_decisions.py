@@ -63,6 +63,20 @@ def test_verify_clears_the_queue_resolves_the_report_and_drops_the_warning(
     assert latest.who == "rita" and latest.reason == "verified: Checked against 38 CFR 4.87."
 
 
+def test_a_stored_answer_has_one_stored_history_row_that_a_decision_is_diffed_against(reviewer):
+    row = stored(ask())
+    (record,) = row.history.all()
+    assert record.history_type == "+" and record.history_user is None
+    assert (record.question_hash, record.answer, record.confidence, record.current, record.citations) == (
+        row.question_hash, row.answer, row.confidence, row.current, row.citations)
+
+    review.answer_verify(answered_question=row, user=reviewer, note="Checked against 38 CFR 4.87.")
+
+    latest, first = review_history(answered_question=row)
+    assert (first.change, first.who) == ("stored", "system")
+    assert latest.change.startswith("changed: ") and "verified" in latest.change and latest.who == "rita"
+
+
 def test_a_flag_needs_a_reason(reviewer):
     row = stored(ask())
     with pytest.raises(review.ReviewError) as raised:
