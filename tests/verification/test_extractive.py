@@ -645,3 +645,16 @@ def test_money_down_is_not_a_rating_level():
     assert levels_asked("funding fee if i put 10 percent down on my first loan") == frozenset()
     assert levels_asked("10% down payment") == frozenset()
     assert levels_asked("what is the ptsd rating at 10 percent") == frozenset({10})
+
+
+def test_an_eligibility_question_is_answered_by_the_source_of_eligibility_rules():
+    # "Who qualifies for the caregiver program": the procedure page's "caregivers who do not qualify can still
+    # use ..." shares the question's words; the eligibility page's rules answer.
+    procedure = [("Caregivers of veterans who do not qualify can still use the general caregiver program.", ON_TOPIC)]
+    rules = [("The caregiver program needs a caregiver of at least 18 who is family or lives with the veteran.", ON_TOPIC)]
+    units, scores = {1: procedure, 2: rules}, {1: 0.72, 2: 0.7}
+    types = {1: "procedure", 2: "eligibility"}
+    answer = generate("who qualifies for the caregiver program", units, scores, types).text
+    assert answer.startswith("The caregiver program needs")
+    # Not asked who qualifies: the closest sentence leads.
+    assert generate("what does the caregiver program offer", units, scores, types).text.startswith("Caregivers of")

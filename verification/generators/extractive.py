@@ -57,6 +57,12 @@ _APPLY_QUESTION_RE = re.compile(
     r"form (?:do|does|should|to))\b",
     re.IGNORECASE,
 )
+# "Who qualifies for the caregiver program": a source written as the benefit's eligibility rules answers, not
+# one that says "caregivers of veterans who do not qualify can still ...".
+_ELIGIBILITY_QUESTION_RE = re.compile(
+    r"\b(?:who (?:qualifies|is eligible|can (?:get|apply|use|receive))|eligib\w*|qualif(?:y|ies|ications?)|"
+    r"requirements? (?:for|to get))\b", re.IGNORECASE)
+W_ELIGIBILITY_CHUNK = 0.25
 # Answer from the best few sources only: lower-ranked chunks add noise more often than facts.
 MAX_SOURCE_CHUNKS = 3
 
@@ -203,6 +209,7 @@ def extractive_generate(
     counted = _count_pattern(question)
     q_phrases = _word_runs(question)  # not cached: the cache holds sources' titles, which come back
     wants_form = bool(_APPLY_QUESTION_RE.search(question))
+    wants_rules = bool(_ELIGIBILITY_QUESTION_RE.search(question))
     # The question without the asker's own rating; "how do I file for an increase on my knee rating" asks for
     # the way to file, not for the knee's levels, so an apply question asks for no table.
     levels_text = "" if wants_form else _OWN_RATING_RE.sub(" ", question)
@@ -269,6 +276,8 @@ def extractive_generate(
             chunk_match += W_TITLE_PHRASE  # "specially adapted housing": SAH's page, not "Special Housing Adaptation"
         if wants_form and va_forms_find(chunk.content):
             chunk_match += W_FORM_CHUNK
+        if wants_rules and chunk_types.get(chunk.chunk_id) == "eligibility":
+            chunk_match += W_ELIGIBILITY_CHUNK
         if _other_benefits_only(chunk, benefits) or _titled_for_another(chunk, specific):
             chunk_match -= W_OTHER_BENEFIT
         # "Conditions with their own codes, such as flatfoot (DC 5276)": another code's table names the asked
