@@ -658,3 +658,20 @@ def test_an_eligibility_question_is_answered_by_the_source_of_eligibility_rules(
     assert answer.startswith("The caregiver program needs")
     # Not asked who qualifies: the closest sentence leads.
     assert generate("what does the caregiver program offer", units, scores, types).text.startswith("Caregivers of")
+
+
+def test_a_condition_secondary_to_another_is_answered_with_secondary_service_connection_not_its_table():
+    table = [("DC 6847 sleep apnea is rated in 38 CFR 4.97:", LEAD), ("50% — requires a CPAP machine", OFF)]
+    rule = [("Secondary service connection covers a condition caused by one already service connected.", NEAR)]
+    chunks = [SourceChunk(number=1, chunk_id=1, entry_id="e1", title="Sleep apnea rating, DC 6847",
+                          url="https://www.ecfr.gov/1", content="DC 6847", score=0.52, diagnostic_code="6847"),
+              SourceChunk(number=2, chunk_id=2, entry_id="e2", title="Secondary service connection",
+                          url="https://www.va.gov/2", content="", score=0.51)]
+
+    def answer(question: str) -> str:
+        return extractive_generate(question=question, question_vector=QUESTION_VECTOR, chunks=chunks,
+                                   units={1: table, 2: rule}, chunk_types={1: "rating_table"}, codes=("6847",)).text
+
+    assert answer("can i get sleep apnea service connected secondary to ptsd").startswith("Secondary service")
+    # Asked for the rating, the table answers whatever the condition is secondary to.
+    assert answer("what rating for sleep apnea secondary to ptsd").startswith("DC 6847")

@@ -63,6 +63,7 @@ _ELIGIBILITY_QUESTION_RE = re.compile(
     r"\b(?:who (?:qualifies|is eligible|can (?:get|apply|use|receive))|eligib\w*|qualif(?:y|ies|ications?)|"
     r"requirements? (?:for|to get))\b", re.IGNORECASE)
 W_ELIGIBILITY_CHUNK = 0.25
+_SECONDARY_RE = re.compile(r"\bsecondary\b", re.IGNORECASE)
 # Answer from the best few sources only: lower-ranked chunks add noise more often than facts.
 MAX_SOURCE_CHUNKS = 3
 
@@ -221,6 +222,14 @@ def extractive_generate(
     def named(c: SourceChunk) -> bool:
         return bool(q_entities & _codes_in(f"{c.title}\n{c.content}"))
 
+    # "Can I get sleep apnea service connected secondary to PTSD": how one condition is tied to another is
+    # asked, not either one's table, so the sources the conditions' names imply do not go first.
+    secondary = bool(_SECONDARY_RE.search(question)) and not _RATING_QUESTION_RE.search(levels_text)
+    leading_entities = written if secondary else q_entities
+
+    def named_first(c: SourceChunk) -> bool:
+        return bool(leading_entities & _codes_in(f"{c.title}\n{c.content}"))
+
     top_score = max((c.score for c in chunks), default=0.0)
 
     def holds_level(c: SourceChunk) -> bool:
@@ -238,7 +247,7 @@ def extractive_generate(
             return -1  # "Can I use voc rehab and the GI Bill": the page on both answers before a page on one
         return 1 if specific and not _on_benefit(c, specific) else 0
 
-    sources = sorted(chunks, key=lambda c: (not named(c), benefit_rank(c), c.number))
+    sources = sorted(chunks, key=lambda c: (not named_first(c), benefit_rank(c), c.number))
     read = sources[:MAX_SOURCE_CHUNKS]
     # "Why was my retro check less than expected? I'm a military retiree": the source full-text search ranks
     # first (it says "retired pay") may sit below the best few in meaning; it is read too.
@@ -282,7 +291,7 @@ def extractive_generate(
             chunk_match -= W_OTHER_BENEFIT
         # "Conditions with their own codes, such as flatfoot (DC 5276)": another code's table names the asked
         # code only to send it elsewhere, so its sentences earn nothing for naming it.
-        unit_entities = q_entities if not chunk.diagnostic_code or chunk.diagnostic_code in q_entities else set()
+        unit_entities = leading_entities if not chunk.diagnostic_code or chunk.diagnostic_code in q_entities else set()
         scored = []
         for position, (text, vector) in enumerate(units.get(chunk.chunk_id, ())):
             if _NOT_AN_ANSWER_RE.match(text):
