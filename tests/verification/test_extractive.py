@@ -675,3 +675,26 @@ def test_a_condition_secondary_to_another_is_answered_with_secondary_service_con
     assert answer("can i get sleep apnea service connected secondary to ptsd").startswith("Secondary service")
     # Asked for the rating, the table answers whatever the condition is secondary to.
     assert answer("what rating for sleep apnea secondary to ptsd").startswith("DC 6847")
+
+
+def test_a_temporary_100_percent_is_the_temporary_total_rating_not_a_tables_100_percent_row():
+    table = [("DC 7528 cancers are rated in 38 CFR 4.115b:", OFF), ("100% — active malignancy, also after surgery", OFF)]
+    rule = [("A temporary total rating follows surgery that needs at least one month of convalescence.", ON_TOPIC)]
+    chunks = [chunk(1, 1, 0.6), chunk(2, 2, 0.58)]
+    answer = extractive_generate(question="can i get a temporary 100 percent after surgery",
+                                 question_vector=QUESTION_VECTOR, chunks=chunks, units={1: rule, 2: table},
+                                 chunk_types={2: "rating_table"}).text
+    assert answer.startswith("A temporary total rating") and "malignancy" not in answer
+
+
+def test_when_a_condition_can_be_claimed_is_not_answered_with_its_table():
+    table = [("DC 6260 tinnitus is rated in 38 CFR 4.87:", LEAD), ("10% — recurrent tinnitus", OFF)]
+    rule = [("There is no deadline to file a disability claim.", NEAR)]
+    chunks = [SourceChunk(number=1, chunk_id=1, entry_id="e1", title="Tinnitus rating, DC 6260",
+                          url="https://www.ecfr.gov/1", content="DC 6260", score=0.52, diagnostic_code="6260"),
+              SourceChunk(number=2, chunk_id=2, entry_id="e2", title="Is there a deadline to file a claim?",
+                          url="https://www.va.gov/2", content="", score=0.51)]
+    answer = extractive_generate(question="can i file a claim for tinnitus 20 years after i got out",
+                                 question_vector=QUESTION_VECTOR, chunks=chunks, units={1: table, 2: rule},
+                                 chunk_types={1: "rating_table"}, codes=("6260",)).text
+    assert answer.startswith("There is no deadline")

@@ -63,7 +63,10 @@ _ELIGIBILITY_QUESTION_RE = re.compile(
     r"\b(?:who (?:qualifies|is eligible|can (?:get|apply|use|receive))|eligib\w*|qualif(?:y|ies|ications?)|"
     r"requirements? (?:for|to get))\b", re.IGNORECASE)
 W_ELIGIBILITY_CHUNK = 0.25
-_SECONDARY_RE = re.compile(r"\bsecondary\b", re.IGNORECASE)
+# Questions on how a condition is connected or when it can be claimed, not on its levels: "secondary to PTSD",
+# "20 years after I got out", "too late to file".
+_NOT_ITS_TABLE_RE = re.compile(r"\bsecondary\b|\byears? (?:after|since)\b|\btoo late\b|\b(?:deadline|time limit) (?:to|for)\b",
+                               re.IGNORECASE)
 # Answer from the best few sources only: lower-ranked chunks add noise more often than facts.
 MAX_SOURCE_CHUNKS = 3
 
@@ -132,6 +135,9 @@ _OWN_RATING_RE = re.compile(
     r"\d{1,3}\s?(?:%|percent\b)(?=\s+(?:to|before)\s+(?:get|qualify|use|apply|receive|be eligible)\b)",
     re.IGNORECASE)
 # "Three ratings at 10 percent, what's my combined": the levels are the asker's, not the ones asked about.
+# "A temporary 100 percent after surgery" names the temporary total rating, not a level of some table.
+_TEMPORARY_TOTAL_RE = re.compile(r"\btemporary (?:total|100 ?(?:%|percent\b))|\b100 ?(?:%|percent) temporar\w*",
+                                 re.IGNORECASE)
 _COMBINED_RE = re.compile(r"\bcombin\w*", re.IGNORECASE)
 # A yes/no question ("do I need ...", "can I get ...") is answered by the explanation before any table.
 # "I have PTSD and depression, will the VA give me two ratings": the question may follow what the asker says.
@@ -213,7 +219,7 @@ def extractive_generate(
     wants_rules = bool(_ELIGIBILITY_QUESTION_RE.search(question))
     # The question without the asker's own rating; "how do I file for an increase on my knee rating" asks for
     # the way to file, not for the knee's levels, so an apply question asks for no table.
-    levels_text = "" if wants_form else _OWN_RATING_RE.sub(" ", question)
+    levels_text = "" if wants_form else _TEMPORARY_TOTAL_RE.sub(" ", _OWN_RATING_RE.sub(" ", question))
     levels = levels_asked(levels_text) if _RATING_QUESTION_RE.search(levels_text) and \
         not _COMBINED_RE.search(question) else frozenset()
     by_chunk: dict[int, list[tuple[float, Unit]]] = {}
@@ -222,10 +228,11 @@ def extractive_generate(
     def named(c: SourceChunk) -> bool:
         return bool(q_entities & _codes_in(f"{c.title}\n{c.content}"))
 
-    # "Can I get sleep apnea service connected secondary to PTSD": how one condition is tied to another is
-    # asked, not either one's table, so the sources the conditions' names imply do not go first.
-    secondary = bool(_SECONDARY_RE.search(question)) and not _RATING_QUESTION_RE.search(levels_text)
-    leading_entities = written if secondary else q_entities
+    # "Can I get sleep apnea service connected secondary to PTSD", "can I file for tinnitus 20 years after I got
+    # out": how a condition is tied to service or when it can be claimed is asked, not its table, so the sources
+    # the conditions' names imply do not go first.
+    not_its_table = bool(_NOT_ITS_TABLE_RE.search(question)) and not _RATING_QUESTION_RE.search(levels_text)
+    leading_entities = written if not_its_table else q_entities
 
     def named_first(c: SourceChunk) -> bool:
         return bool(leading_entities & _codes_in(f"{c.title}\n{c.content}"))
