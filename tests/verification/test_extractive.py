@@ -660,17 +660,23 @@ def test_an_eligibility_question_is_answered_by_the_source_of_eligibility_rules(
     assert generate("what does the caregiver program offer", units, scores, types).text.startswith("Caregivers of")
 
 
+def table_or_rule(question: str, code: str, table_title: str, table: list, rule_title: str, rule: list) -> str:
+    """A condition's table (ranked first, its code implied by the question's words) and a rule's page."""
+    chunks = [SourceChunk(number=1, chunk_id=1, entry_id="e1", title=table_title, url="https://www.ecfr.gov/1",
+                          content=f"DC {code}", score=0.52, diagnostic_code=code),
+              SourceChunk(number=2, chunk_id=2, entry_id="e2", title=rule_title, url="https://www.va.gov/2",
+                          content="", score=0.51)]
+    return extractive_generate(question=question, question_vector=QUESTION_VECTOR, chunks=chunks,
+                               units={1: table, 2: rule}, chunk_types={1: "rating_table"}, codes=(code,)).text
+
+
 def test_a_condition_secondary_to_another_is_answered_with_secondary_service_connection_not_its_table():
     table = [("DC 6847 sleep apnea is rated in 38 CFR 4.97:", LEAD), ("50% — requires a CPAP machine", OFF)]
     rule = [("Secondary service connection covers a condition caused by one already service connected.", NEAR)]
-    chunks = [SourceChunk(number=1, chunk_id=1, entry_id="e1", title="Sleep apnea rating, DC 6847",
-                          url="https://www.ecfr.gov/1", content="DC 6847", score=0.52, diagnostic_code="6847"),
-              SourceChunk(number=2, chunk_id=2, entry_id="e2", title="Secondary service connection",
-                          url="https://www.va.gov/2", content="", score=0.51)]
 
     def answer(question: str) -> str:
-        return extractive_generate(question=question, question_vector=QUESTION_VECTOR, chunks=chunks,
-                                   units={1: table, 2: rule}, chunk_types={1: "rating_table"}, codes=("6847",)).text
+        return table_or_rule(question, "6847", "Sleep apnea rating, DC 6847", table, "Secondary service connection",
+                             rule)
 
     assert answer("can i get sleep apnea service connected secondary to ptsd").startswith("Secondary service")
     # Asked for the rating, the table answers whatever the condition is secondary to.
@@ -690,11 +696,6 @@ def test_a_temporary_100_percent_is_the_temporary_total_rating_not_a_tables_100_
 def test_when_a_condition_can_be_claimed_is_not_answered_with_its_table():
     table = [("DC 6260 tinnitus is rated in 38 CFR 4.87:", LEAD), ("10% — recurrent tinnitus", OFF)]
     rule = [("There is no deadline to file a disability claim.", NEAR)]
-    chunks = [SourceChunk(number=1, chunk_id=1, entry_id="e1", title="Tinnitus rating, DC 6260",
-                          url="https://www.ecfr.gov/1", content="DC 6260", score=0.52, diagnostic_code="6260"),
-              SourceChunk(number=2, chunk_id=2, entry_id="e2", title="Is there a deadline to file a claim?",
-                          url="https://www.va.gov/2", content="", score=0.51)]
-    answer = extractive_generate(question="can i file a claim for tinnitus 20 years after i got out",
-                                 question_vector=QUESTION_VECTOR, chunks=chunks, units={1: table, 2: rule},
-                                 chunk_types={1: "rating_table"}, codes=("6260",)).text
+    answer = table_or_rule("can i file a claim for tinnitus 20 years after i got out", "6260",
+                           "Tinnitus rating, DC 6260", table, "Is there a deadline to file a claim?", rule)
     assert answer.startswith("There is no deadline")
