@@ -52,6 +52,7 @@ def reference_cache_clear() -> None:
         _reference_cache.clear()
         _units_cache.clear()
         _lexeme_cache.clear()
+        _chunk_benefits.clear()
 
 
 # Reciprocal-rank constant: the usual 60 (Cormack et al., 2009); the weights, not k, decide the blend.
@@ -352,43 +353,63 @@ def answer_cached_similar(
     return verified_hit or blocking_hit or plain_hit
 
 
-def entities_unknown(*, dc_codes: Sequence[str], va_forms: Sequence[str]) -> list[tuple[str, str]]:
-    """Return the (type, value) pairs the graph does not know: codes or forms that do not exist."""
+def _entity_ids() -> dict[tuple[str, str], int]:
+    """Every entity of the graph, (type, value) → id: about a thousand, read once per REFERENCE_TTL_SECONDS."""
     from knowledge.models import Entity
 
+    return _reference("entity_ids", lambda: {(t, v): pk for pk, t, v in Entity.objects.values_list("id", "type", "value")})
+
+
+def _entity_ids_of(pairs: Sequence[tuple[str, str]]) -> dict[tuple[str, str], int]:
+    """The ids of ``pairs`` in the graph: from the kept map, and from the database for a pair it lacks (one
+    added since it was read), so a new code or form is never taken for one that does not exist."""
+    from knowledge.models import Entity
+
+    known = _entity_ids()
+    found = {pair: known[pair] for pair in pairs if pair in known}
+    missing = {pair for pair in pairs if pair not in known}
+    if missing:
+        rows = Entity.objects.filter(value__in={v for _, v in missing}).values_list("id", "type", "value")
+        found.update({(t, v): pk for pk, t, v in rows if (t, v) in missing})
+    return found
+
+
+def entities_unknown(*, dc_codes: Sequence[str], va_forms: Sequence[str]) -> list[tuple[str, str]]:
+    """Return the (type, value) pairs the graph does not know: codes or forms that do not exist."""
     wanted = [("dc_code", c) for c in dc_codes] + [("va_form", f) for f in va_forms]
     if not wanted:
         return []
-    known = set(
-        Entity.objects.filter(type__in=["dc_code", "va_form"], value__in=[v for _, v in wanted]).values_list("type", "value")
-    )
+    known = _entity_ids_of(wanted)
     return [pair for pair in wanted if pair not in known]
 
 
 def entity_ids_get(*, pairs: Sequence[tuple[str, str]]) -> dict[tuple[str, str], int]:
     """Return the graph's id of each (type, value) pair that is in it."""
-    from knowledge.models import Entity
+    return _entity_ids_of(pairs) if pairs else {}
 
-    if not pairs:
-        return {}
-    values = {v for _, v in pairs}
-    rows = Entity.objects.filter(value__in=values).values_list("id", "type", "value")
-    wanted = set(pairs)
-    return {(t, v): pk for pk, t, v in rows if (t, v) in wanted}
+
+# The benefits the graph links to a chunk, kept per chunk for REFERENCE_TTL_SECONDS (a re-ingest relinks within
+# it); a chunk with none is kept as such.
+_chunk_benefits: cachetools.TTLCache = cachetools.TTLCache(maxsize=8192, ttl=REFERENCE_TTL_SECONDS)
 
 
 def chunk_benefits_get(*, chunk_ids: Sequence[int]) -> dict[int, frozenset[str]]:
     """Return the benefits (slugs) the graph links to each of ``chunk_ids`` that has any."""
     from knowledge.models import ChunkEntity
 
-    if not chunk_ids:
-        return {}
-    found: dict[int, set[str]] = {}
-    rows = ChunkEntity.objects.filter(chunk_id__in=chunk_ids, entity__type="benefit").values_list(
-        "chunk_id", "entity__value")
-    for chunk_id, value in rows:
-        found.setdefault(chunk_id, set()).add(value)
-    return {chunk_id: frozenset(values) for chunk_id, values in found.items()}
+    with _cache_lock:
+        kept = {chunk_id: _chunk_benefits.get(chunk_id) for chunk_id in chunk_ids}
+    missing = [chunk_id for chunk_id, benefits in kept.items() if benefits is None]
+    if missing:
+        found: dict[int, set[str]] = {chunk_id: set() for chunk_id in missing}
+        rows = ChunkEntity.objects.filter(chunk_id__in=missing, entity__type="benefit").values_list(
+            "chunk_id", "entity__value")
+        for chunk_id, value in rows:
+            found[chunk_id].add(value)
+        with _cache_lock:
+            for chunk_id, values in found.items():
+                kept[chunk_id] = _chunk_benefits[chunk_id] = frozenset(values)
+    return {chunk_id: benefits for chunk_id, benefits in kept.items() if benefits}
 
 
 def glossary_get() -> dict[str, tuple[str, ...]]:

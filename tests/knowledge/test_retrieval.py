@@ -119,6 +119,30 @@ def test_each_chunk_names_the_benefits_the_graph_links_it_to(ingested):
     assert benefits[ids["t-ch30"]] >= {"gi_bill_montgomery"}
     assert "gi_bill_montgomery" not in benefits.get(ids["t-itf"], frozenset())
     assert chunk_benefits_get(chunk_ids=[]) == {}
+    # Read again, they are kept: no query, the same answer.
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as queries:
+        assert chunk_benefits_get(chunk_ids=list(ids.values())) == benefits
+    assert len(queries) == 0
+
+
+def test_entity_lookups_are_kept_and_still_find_one_added_since(ingested):
+    from django.test.utils import CaptureQueriesContext
+
+    from knowledge.models import Entity
+    from knowledge.selectors import entities_unknown, entity_ids_get
+
+    assert entities_unknown(dc_codes=["6260"], va_forms=[]) == []
+    with CaptureQueriesContext(connection) as queries:
+        assert entities_unknown(dc_codes=["6260"], va_forms=[]) == []
+        assert set(entity_ids_get(pairs=[("dc_code", "6260")])) == {("dc_code", "6260")}
+    assert len(queries) == 0
+    assert entities_unknown(dc_codes=["9999"], va_forms=[]) == [("dc_code", "9999")]
+    added = Entity.objects.create(type="dc_code", value="9999")
+    # Added after the kept map was read: found in the database, not taken for a code that does not exist.
+    assert entities_unknown(dc_codes=["9999"], va_forms=[]) == []
+    assert entity_ids_get(pairs=[("dc_code", "9999")]) == {("dc_code", "9999"): added.id}
 
 
 def test_sentence_vectors_are_read_as_stored_in_order(ingested):
