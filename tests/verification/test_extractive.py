@@ -699,3 +699,22 @@ def test_when_a_condition_can_be_claimed_is_not_answered_with_its_table():
     answer = table_or_rule("can i file a claim for tinnitus 20 years after i got out", "6260",
                            "Tinnitus rating, DC 6260", table, "Is there a deadline to file a claim?", rule)
     assert answer.startswith("There is no deadline")
+
+
+def test_a_comparison_opens_with_what_each_side_is_in_the_questions_order():
+    rules = [("You can ask for a Higher-Level Review of a Supplemental Claim decision within one year.", ON_TOPIC),
+             ("Higher-Level Review is also not available for contested claims.", NEAR)]
+    supplemental = [("A Supplemental Claim lets you add new and relevant evidence.", NEAR)]
+    lanes = [("A Higher-Level Review asks a senior reviewer to look again at the same evidence.", LEAD)]
+    chunks = [SourceChunk(number=1, chunk_id=1, entry_id="e1", title="Who can request a Higher-Level Review",
+                          url="https://www.va.gov/1", content="", score=0.7),
+              SourceChunk(number=2, chunk_id=2, entry_id="e2", title="Supplemental Claim", url="https://www.va.gov/2",
+                          content="", score=0.6),
+              SourceChunk(number=3, chunk_id=3, entry_id="e3", title="Decision review lanes", url="https://www.va.gov/3",
+                          content="", score=0.5)]
+    answer = extractive_generate(question="what's the difference between a supplemental claim and a higher level review",
+                                 question_vector=QUESTION_VECTOR, chunks=chunks,
+                                 units={1: rules, 2: supplemental, 3: lanes}).text
+    assert answer.startswith("A Supplemental Claim lets you")
+    second = answer.split("[2]. ", 1)[1]
+    assert second.startswith("A Higher-Level Review asks"), answer

@@ -283,6 +283,12 @@ def extractive_generate(
         # "How much does chapter 35 pay per month" met only DIC's and the GI Bill's sources: another benefit's
         # amounts would read as the answer, so nothing is said.
         return Generation(text="", model=MODEL_NAME)
+    comparing = bool(_COMPARISON_RE.search(question))
+    sides = _comparison_sides(question) if comparing else []
+    for words in sides:
+        # "Higher-Level Review vs Supplemental Claim": each side's own page is read, ranked where it may be.
+        if not any(words <= content_words(c.title) for c in read):
+            read += [c for c in sources if c not in read and words <= content_words(c.title)][:1]
     chunk_of_read = {c.number: c for c in read}
     for chunk in read:
         # A title names what the whole chunk is about ("Knee limitation of flexion (bending)").
@@ -363,7 +369,6 @@ def extractive_generate(
     others = sorted(((s, u) for n, scored in by_chunk.items() if n != best_unit.chunk_number for s, u in scored),
                     key=lambda c: -c[0])
     used_chunks = {best_unit.chunk_number}
-    comparing = bool(_COMPARISON_RE.search(question))
     lead_code = chunk_of[leading].diagnostic_code
     on_benefit = _on_benefit(chunk_of[leading], benefits)
     lead_programs = frozenset() if comparing else _title_benefits(chunk_of[leading].title)
@@ -404,6 +409,9 @@ def extractive_generate(
     order = {n: i for i, n in enumerate(dict.fromkeys([leading, *[u.chunk_number for u in chosen]]))}
     chosen.sort(key=lambda u: (order[u.chunk_number], u.position))
     chosen = _direct_first(chosen, best_unit, {id(u): score for scored in by_chunk.values() for score, u in scored})
+    if len(sides) == 2 and not any(sides[0] | sides[1] <= content_words(c.title) for c in read):
+        # (A page on both, "TDIU versus a 100% schedular rating", compares them itself.)
+        chosen = _compared_first(chosen, sides, by_chunk)
     lines: list[tuple[bool, str]] = []
     quotes: dict[int, list[str]] = {}
     for index, unit in enumerate(chosen):
@@ -565,6 +573,50 @@ def _with_successors(chosen: list[Unit], units: list[Unit], q_words: frozenset[s
             added.append(after)
             have.add(after.position)
     return chosen + added
+
+
+# "What's the difference between a Higher-Level Review and a Supplemental Claim", "direct vs presumptive".
+_SIDES_RE = re.compile(r"\b(?:between|differen\w* (?:of|in))\s+(?P<a>.+?)\s+(?:and|vs\.?|versus|or)\s+(?P<b>.+?)\s*(?:[?.!]|$)|"
+                       r"^(?:\W*(?:what|which|is|are)\b[^?]*?\s)?(?P<c>[\w&' -]+?)\s+(?:vs\.?|versus)\s+(?P<d>.+?)\s*(?:[?.!]|$)",
+                       re.IGNORECASE)
+
+
+_DEFINING_RE = re.compile(r"^((?:\S+\s+){1,8}?)(?:is|are|means|asks|lets|gives|covers|applies|links|refers|pays|"
+                          r"provides|sends|allows)\b(?!\s+(?:also|not|only)\b)", re.IGNORECASE)
+
+
+def _comparison_sides(question: str) -> list[frozenset[str]]:
+    """The words of the two things a comparison names, each side's words as the citation check stems them."""
+    found = _SIDES_RE.search(question)
+    if not found:
+        return []
+    sides = [found.group("a") or found.group("c"), found.group("b") or found.group("d")]
+    return [words for words in (content_words(side) for side in sides) if words]
+
+
+def _compared_first(chosen: list[Unit], sides: list[frozenset[str]],
+                    by_chunk: Mapping[int, Sequence[tuple[float, Unit]]]) -> list[Unit]:
+    """Open a comparison with the best sentence on each side it names, in the question's order, so both things
+    are said before the rest; a side no sentence names whole is left to the order already chosen."""
+    if len(sides) != 2:
+        return chosen
+    first: list[Unit] = []
+    for words, other in (sides, sides[::-1]):
+        named = [(score, unit) for scored in by_chunk.values() for score, unit in scored
+                 if words <= content_words(unit.text) and not _ROW_RE.match(unit.text)
+                 and all(unit is not taken for taken in first)]
+        # A sentence on this side alone says what it is; one naming both is usually a rule about the two.
+        alone = [c for c in named if not other <= content_words(c[1].text)]
+        # One whose subject is the side itself defines it ("A Higher-Level Review (HLR) asks ...").
+        defining = [c for c in alone if (m := _DEFINING_RE.match(c[1].text)) and words <= content_words(m.group(1))]
+        if named:
+            first.append(max(defining or alone or named, key=lambda c: c[0])[1])
+    if len(first) < 2:
+        return chosen
+    rest = [unit for unit in chosen if all(unit is not taken for taken in first)]
+    while rest and sum(len(u.text) for u in first + rest) > MAX_CHARS:
+        rest.pop()
+    return first + rest
 
 
 def _direct_first(chosen: list[Unit], best: Unit, scores: Mapping[int, float]) -> list[Unit]:
