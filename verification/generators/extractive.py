@@ -134,10 +134,10 @@ _OWN_RATING_RE = re.compile(
     r"\b(?:have to|need to|must|got to|gotta)\s+(?:be|have)\s+(?:rated\s+)?(?:at\s+)?(?:least\s+)?(?:a\s+)?"
     r"\d{1,3}\s?(?:%|percent\b)(?=\s+(?:to|before)\s+(?:get|qualify|use|apply|receive|be eligible)\b)",
     re.IGNORECASE)
-# "Three ratings at 10 percent, what's my combined": the levels are the asker's, not the ones asked about.
 # "A temporary 100 percent after surgery" names the temporary total rating, not a level of some table.
 _TEMPORARY_TOTAL_RE = re.compile(r"\btemporary (?:total|100 ?(?:%|percent\b))|\b100 ?(?:%|percent) temporar\w*",
                                  re.IGNORECASE)
+# "Three ratings at 10 percent, what's my combined": the levels are the asker's, not the ones asked about.
 _COMBINED_RE = re.compile(r"\bcombin\w*", re.IGNORECASE)
 # A yes/no question ("do I need ...", "can I get ...") is answered by the explanation before any table.
 # "I have PTSD and depression, will the VA give me two ratings": the question may follow what the asker says.
@@ -601,7 +601,7 @@ def _compared_first(chosen: list[Unit], sides: list[frozenset[str]],
     if len(sides) != 2:
         return chosen
     first: list[Unit] = []
-    for words, other in (sides, sides[::-1]):
+    for words, other in ((sides[0], sides[1]), (sides[1], sides[0])):
         named = [(score, unit) for scored in by_chunk.values() for score, unit in scored
                  if words <= content_words(unit.text) and not _ROW_RE.match(unit.text)
                  and all(unit is not taken for taken in first)]
