@@ -136,6 +136,10 @@ OTHER_AGENCY_QUESTIONS = [
     ("can i get a loan to start a restaurant from the va", SBA),
     ("how do i get my medals", DOD),
     ("how do I enlist in the marines", DOD),
+    ("can you recommend a good lawyer for my divorce", COURTS),
+    ("how do i get free legal help for a traffic ticket", COURTS),
+    ("how do i start a nonprofit for veterans", IRS),
+    ("how do i get a copy of my marriage certificate", "State vital records office (marriage and divorce)"),
     ("what is the asvab score for the navy", DOD),
 ]
 
@@ -266,6 +270,11 @@ OUTSIDE_BENEFITS_QUESTIONS = [
     "does the va loan cover a boat",
     "can i use my gi bill to buy a motorcycle",
     "what's the best truck to buy with my va loan money",
+    "whats the best college for veterans",
+    "what's the best vpn for veterans",
+    "what's the va's budget for next year",
+    "can i get a loan from the va for a car",
+    "can i use my va disability money to buy a gun",
     "can the va fix my car",
     "can i bring my dog to the va hospital",
     "Can I use my GI Bill to go to school on the Moon?",
@@ -364,6 +373,10 @@ NEAR_DOMAIN_IN_SCOPE = [
     "can voc rehab help me get a job at the va",
     "what kind of car can i buy with the automobile allowance",
     "if i enlist in the national guard will i lose my va disability pay",
+    "can an accredited va attorney help with my appeal",
+    "does a divorce change my va disability pay",
+    "can i get a grant from va for a car with hand controls",
+    "can i use my gi bill at the best college i can get into",
 ]
 
 
