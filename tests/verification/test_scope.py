@@ -139,6 +139,8 @@ OTHER_AGENCY_QUESTIONS = [
     ("can you recommend a good lawyer for my divorce", COURTS),
     ("how do i get free legal help for a traffic ticket", COURTS),
     ("how do i start a nonprofit for veterans", IRS),
+    ("what benefits do i get from my state for being 100 percent", STATE_VA),
+    ("can i sue the army for my injury", COURTS),
     ("how do i get a copy of my marriage certificate", "State vital records office (marriage and divorce)"),
     ("what is the asvab score for the navy", DOD),
 ]
@@ -271,6 +273,12 @@ OUTSIDE_BENEFITS_QUESTIONS = [
     "can i use my gi bill to buy a motorcycle",
     "what's the best truck to buy with my va loan money",
     "whats the best college for veterans",
+    "can the va fix my roof",
+    "how do i report my neighbor for stolen valor",
+    "how do i find my old army buddies",
+    "how do i get a flag flown over the capitol",
+    "how do i invest my gi bill housing money",
+    "is marijuana legal for veterans",
     "what's the best vpn for veterans",
     "what's the va's budget for next year",
     "can i get a loan from the va for a car",
@@ -377,6 +385,11 @@ NEAR_DOMAIN_IN_SCOPE = [
     "does a divorce change my va disability pay",
     "can i get a grant from va for a car with hand controls",
     "can i use my gi bill at the best college i can get into",
+    "will using medical marijuana affect my va benefits",
+    "can a specially adapted housing grant pay to widen my doors",
+    "can i get a burial flag for my dad's funeral",
+    "does va pay for a roof ramp for my wheelchair",
+    "do i keep my va benefits if i move to another state",
 ]
 
 
