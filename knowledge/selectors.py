@@ -48,11 +48,13 @@ def _reference(key: str, loader):
 
 
 def reference_cache_clear() -> None:
+    global _corpus_words
     with _cache_lock:
         _reference_cache.clear()
         _units_cache.clear()
         _lexeme_cache.clear()
         _chunk_benefits.clear()
+        _corpus_words = None
 
 
 # Reciprocal-rank constant: the usual 60 (Cormack et al., 2009); the weights, not k, decide the blend.
@@ -436,19 +438,23 @@ _glossary_terms_of = ByIdentity(_glossary_terms, size=2)
 
 def corpus_words_get() -> dict[str, int]:
     """Return every lower-case word of the chunks' titles and contents with how often it occurs (spelling
-    correction reads them). Kept for the process's life, like the other reference data: a word a later ingest
-    adds becomes a correction target when the workers restart; until then it is only left uncorrected."""
-    from collections import Counter
+    correction reads them). Kept for the process's life, not REFERENCE_TTL_SECONDS: reading it scans every
+    chunk's text (20 ms for the bundled corpus, seconds for a large one), which a question must not pay twice a
+    minute. A word a later ingest adds becomes a correction target when the workers restart; until then it is
+    only left uncorrected."""
+    global _corpus_words
+    if _corpus_words is None:
+        from collections import Counter
 
-    def load() -> dict[str, int]:
         counts: Counter[str] = Counter()
         for title, content in Chunk.objects.values_list("title", "content"):
             counts.update(_CORPUS_WORD_RE.findall(f"{title} {content}".lower()))
-        return dict(counts)
+        with _cache_lock:
+            _corpus_words = dict(counts)
+    return _corpus_words
 
-    return _reference("corpus_words", load)
 
-
+_corpus_words: dict[str, int] | None = None
 _CORPUS_WORD_RE = re.compile(r"[a-z]+")
 
 

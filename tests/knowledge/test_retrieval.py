@@ -164,3 +164,17 @@ def test_sentence_vectors_are_read_as_stored_in_order(ingested):
         for (_, vector), sentence in zip(units[pk], stored, strict=True):
             assert vector.dtype == np.float32 and vector.shape == (384,)
             assert np.array_equal(vector, np.asarray(sentence.embedding, dtype=np.float32))
+
+
+def test_the_corpus_words_are_read_once_not_again_when_the_reference_data_expires(ingested):
+    from django.test.utils import CaptureQueriesContext
+
+    from knowledge import selectors
+
+    words = selectors.corpus_words_get()
+    assert words["tinnitus"] >= 1
+    with selectors._cache_lock:
+        selectors._reference_cache.clear()  # what REFERENCE_TTL_SECONDS does to the kept reference data
+    with CaptureQueriesContext(connection) as queries:
+        assert selectors.corpus_words_get() is words
+    assert len(queries) == 0

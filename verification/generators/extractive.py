@@ -225,17 +225,14 @@ def extractive_generate(
     by_chunk: dict[int, list[tuple[float, Unit]]] = {}
     # The sources that name a code or form the question names come first, then the closest in meaning; one
     # holding the level asked about (among the close ones) is always read.
-    def named(c: SourceChunk) -> bool:
-        return bool(q_entities & _codes_in(f"{c.title}\n{c.content}"))
+    def named(c: SourceChunk, entities: set[str] = q_entities) -> bool:
+        return bool(entities & _codes_in(f"{c.title}\n{c.content}"))
 
     # "Can I get sleep apnea service connected secondary to PTSD", "can I file for tinnitus 20 years after I got
     # out": how a condition is tied to service or when it can be claimed is asked, not its table, so the sources
     # the conditions' names imply do not go first.
     not_its_table = bool(_NOT_ITS_TABLE_RE.search(question)) and not _RATING_QUESTION_RE.search(levels_text)
     leading_entities = written if not_its_table else q_entities
-
-    def named_first(c: SourceChunk) -> bool:
-        return bool(leading_entities & _codes_in(f"{c.title}\n{c.content}"))
 
     top_score = max((c.score for c in chunks), default=0.0)
 
@@ -254,7 +251,7 @@ def extractive_generate(
             return -1  # "Can I use voc rehab and the GI Bill": the page on both answers before a page on one
         return 1 if specific and not _on_benefit(c, specific) else 0
 
-    sources = sorted(chunks, key=lambda c: (not named_first(c), benefit_rank(c), c.number))
+    sources = sorted(chunks, key=lambda c: (not named(c, leading_entities), benefit_rank(c), c.number))
     read = sources[:MAX_SOURCE_CHUNKS]
     # "Why was my retro check less than expected? I'm a military retiree": the source full-text search ranks
     # first (it says "retired pay") may sit below the best few in meaning; it is read too.
