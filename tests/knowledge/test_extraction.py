@@ -450,6 +450,15 @@ def test_topics_accept_lists_from_the_database():
         ("how much does pension pay a single veteran", "how much does pension pay a single veteran no dependents"),
         ("i'm single with no kids, what does 70% pay", "i'm single with no kids, what does 70% pay no dependents"),
         ("can I get a single rating for both knees", "can I get a single rating for both knees bilateral factor"),
+        ("how much can a lawyer charge for my appeal", "how much can a lawyer charge for my appeal representative fees"),
+        ("my rep said he will take care of it", "my rep said he will take care of it"),
+        ("what is the income limit for va pension", "what is the income limit for va pension Maximum Annual Pension Rate"),
+        ("what is the income limit for va health care",
+         "what is the income limit for va health care income limit priority groups 7 and 8"),
+        ("can my wife file a claim for me", "can my wife file a claim for me alternate signer"),
+        ("can i file for tinnitus", "can i file for tinnitus"),
+        ("rated 30% for 22 years, can VA lower it", "rated 30% for 22 years, can VA lower it protected rating held 20 years"),
+        ("can va lower my rating", "can va lower my rating"),
     ],
 )
 def test_lay_terms_expand_adds_the_schedules_word(text, expanded):
