@@ -718,3 +718,22 @@ def test_a_comparison_opens_with_what_each_side_is_in_the_questions_order():
     assert answer.startswith("A Supplemental Claim lets you")
     second = answer.split("[2]. ", 1)[1]
     assert second.startswith("A Higher-Level Review asks"), answer
+
+def test_a_condition_named_as_the_cause_of_another_is_not_answered_with_its_table():
+    table = [("DC 7913 diabetes is rated in 38 CFR 4.119:", NEAR), ("20% — insulin and restricted diet", OFF)]
+    rule = [("Peripheral neuropathy is rated under the code of each affected nerve.", NEAR)]
+    names = {"diabetes": "7913", "peripheral neuropathy": "8520", "sleep apnea": "6847"}
+
+    def answer(question: str) -> str:
+        chunks = [SourceChunk(number=1, chunk_id=1, entry_id="e1", title="Diabetes rating, DC 7913",
+                              url="https://www.ecfr.gov/1", content="DC 7913", score=0.52, diagnostic_code="7913"),
+                  SourceChunk(number=2, chunk_id=2, entry_id="e2", title="How peripheral neuropathy is rated",
+                              url="https://www.va.gov/2", content="", score=0.51)]
+        return extractive_generate(question=question, question_vector=QUESTION_VECTOR, chunks=chunks,
+                                   units={1: table, 2: rule}, chunk_types={1: "rating_table"}, codes=("7913",),
+                                   condition_names=names).text
+
+    assert answer("how is peripheral neuropathy in my feet from diabetes rated").startswith("Peripheral neuropathy")
+    # Diabetes asked about itself: after "from", but nothing before it names another condition.
+    assert answer("how much would i get from my diabetes").startswith("DC 7913")
+    assert answer("what rating for diabetes from agent orange").startswith("DC 7913")

@@ -232,7 +232,13 @@ def extractive_generate(
     # out": how a condition is tied to service or when it can be claimed is asked, not its table, so the sources
     # the conditions' names imply do not go first.
     not_its_table = bool(_NOT_ITS_TABLE_RE.search(question)) and not _RATING_QUESTION_RE.search(levels_text)
-    leading_entities = written if not_its_table else q_entities
+    name_items = tuple(sorted(condition_names.items())) if condition_names else ()
+    names = _names_pattern(name_items) if name_items else None
+    # "How is neuropathy in my feet from diabetes rated", "ED from my diabetes meds": the condition named
+    # after "from" or "due to" is the cause; its table is not what was asked, so it does not go first.
+    causes = _causes_named(question, names, _condition_words(name_items)) - written
+    asked_entities = q_entities - causes
+    leading_entities = written if not_its_table else asked_entities
 
     top_score = max((c.score for c in chunks), default=0.0)
 
@@ -268,7 +274,7 @@ def extractive_generate(
     if levels and read and not any(holds_level(c) for c in read):
         # The level asked about is a row of a source ranked lower: it takes the last place.
         read[-1:] = [c for c in sources if holds_level(c)][:1] or read[-1:]
-    asked_codes = {e for e in q_entities if _DC_RE.fullmatch(e)}
+    asked_codes = {e for e in leading_entities if _DC_RE.fullmatch(e)}  # not a cause ("ED from diabetes")
     if asked_codes and _RATING_QUESTION_RE.search(levels_text) and read \
             and not any(c.diagnostic_code in asked_codes or asked_codes & _codes_in(f"{c.title}\n{c.content}")
                         for c in read) \
@@ -347,7 +353,9 @@ def extractive_generate(
         chosen = _with_list_items(chosen, [u for _, u in primary])
         # A rating question whose best source explains without the table ("diagnosis of CFS") gets the
         # table of the next best source that has one: the levels are what was asked.
-        about = [n for n in by_chunk if not q_entities or _about(chunk_of[n], q_entities)]  # not another's table
+        # Not another's table, nor the table of a condition named as the cause ("neuropathy from diabetes").
+        about = [n for n in by_chunk if (not asked_entities or _about(chunk_of[n], asked_entities))
+                 and not (causes and _about(chunk_of[n], causes))]
         table = _borrowed_table(levels_text, {n: by_chunk[n] for n in about}, chunk_of, chunk_types,
                                 besides=best_unit.chunk_number, levels=levels)
         if table:
@@ -369,7 +377,6 @@ def extractive_generate(
     lead_code = chunk_of[leading].diagnostic_code
     on_benefit = _on_benefit(chunk_of[leading], benefits)
     lead_programs = frozenset() if comparing else _title_benefits(chunk_of[leading].title)
-    names = _names_pattern(tuple(sorted(condition_names.items()))) if condition_names else None
     allowed_codes = q_entities or (_codes_in(chunk_of[leading].content) | _conditions_in(chunk_of[leading].content,
                                                                                         names))
     for score, unit in others:
@@ -539,6 +546,51 @@ def _conditions_in(text: str, names: tuple[re.Pattern, dict[str, str]] | None) -
         return frozenset()
     pattern, lookup = names
     return frozenset(lookup[m.group(0).lower()] for m in pattern.finditer(text) if m.group(0).lower() in lookup)
+
+
+_CAUSE_BEFORE_RE = re.compile(r"\b(?:from|due to|caused by|because of|secondary to|related to)\s+"
+                              r"(?:(?:my|his|her|the|a|an|service[- ]connected|sc|taking|years? of)\s+)*$", re.IGNORECASE)
+_CLAUSE_END_RE = re.compile(r"[.?!;,:]")
+
+
+# Words of the schedule's names that name no condition on their own ("loss of use", "due to", "type 2").
+_NOT_CONDITION_WORDS = frozenset(content_words(
+    "use due give high low long open post related requires status system type weak third west general improved "
+    "identity control natural condition symptoms medical another otherwise specified unspecified primary "
+    "progressive lower upper middle little light field insertion index single"))
+
+
+@functools.lru_cache(maxsize=4)
+def _condition_words(names: tuple[tuple[str, str], ...]) -> frozenset[str]:
+    """The words of the conditions' names: "neuropathy in my feet" names a condition, "tired all day" does not."""
+    return frozenset(word for name, _ in names for word in content_words(name)
+                     if len(word) > 3 and word not in _NOT_CONDITION_WORDS)
+
+
+def _causes_named(
+    question: str, names: tuple[re.Pattern, dict[str, str]] | None, condition_words: frozenset[str],
+) -> frozenset[str]:
+    """Return the codes of conditions the question names only as the cause of another ("neuropathy from diabetes").
+
+    A condition is a cause when "from", "due to" or the like comes right before it and the clause before
+    that names another condition in a condition's words; "how much would I get from my diabetes" and "tired
+    all day from sleep apnea" ask about diabetes and sleep apnea themselves. One
+    named as a cause and again on its own is asked about, so it is not returned.
+    """
+    if names is None:
+        return frozenset()
+    pattern, lookup = names
+    as_cause: set[str] = set()
+    on_own: set[str] = set()
+    for match in pattern.finditer(question):
+        code = lookup.get(match.group(0).lower())
+        if not code:
+            continue
+        before = question[:match.start()]
+        connector = _CAUSE_BEFORE_RE.search(before)
+        clause = _CLAUSE_END_RE.split(before[:connector.start()])[-1] if connector else ""
+        (as_cause if connector and content_words(clause) & condition_words else on_own).add(code)
+    return frozenset(as_cause - on_own)
 
 
 def _with_antecedents(chosen: list[Unit], units: list[Unit]) -> list[Unit]:
