@@ -285,6 +285,11 @@ OUTSIDE_BENEFITS_QUESTIONS = [
     "can i use my va disability money to buy a gun",
     "can the va fix my car",
     "can i bring my dog to the va hospital",
+    "recommend a good book about vietnam",
+    "can va give me money for a vacation to hawaii",
+    "how do i get free tickets to a baseball game for veterans",
+    "how do i become a police officer after the army",
+    "can you help me write a resume for a civilian job",
     "Can I use my GI Bill to go to school on the Moon?",
     "Can I get a VA loan for a yacht?",
     "Will VA pay for a Lamborghini if I'm 100% disabled?",
@@ -390,6 +395,12 @@ NEAR_DOMAIN_IN_SCOPE = [
     "can i get a burial flag for my dad's funeral",
     "does va pay for a roof ramp for my wheelchair",
     "do i keep my va benefits if i move to another state",
+    "can i use my gi bill to become a police officer",
+    "how do i become an electrician with voc rehab",
+    "can voc rehab help me write a resume",
+    "can i go on vacation while getting individual unemployability",
+    "does va pay travel for my appointments",
+    "does the book say how my hearing loss is rated",
 ]
 
 
