@@ -737,3 +737,23 @@ def test_a_condition_named_as_the_cause_of_another_is_not_answered_with_its_tabl
     # Diabetes asked about itself: after "from", but nothing before it names another condition.
     assert answer("how much would i get from my diabetes").startswith("DC 7913")
     assert answer("what rating for diabetes from agent orange").startswith("DC 7913")
+
+
+def test_a_bare_tens_figure_beside_a_written_level_is_a_level_asked():
+    from verification.generators.extractive import levels_asked
+    assert levels_asked("ankle rated 10 percent what do i need for 20") == frozenset({10, 20})
+    assert levels_asked("knee rated 10% and i can bend to 60 degrees") == frozenset({10})
+    assert levels_asked("what do i need for 20") == frozenset()  # no level written: a bare figure is not one
+
+
+def test_a_table_of_one_row_is_followed_by_its_notes():
+    table = [("DC 7528 cancers are rated in 38 CFR 4.115b:", LEAD), ("100% — active malignancy", OFF),
+             ("Six months after treatment stops, VA schedules a mandatory exam.", OFF),
+             ("Without recurrence, VA then rates the residuals.", OFF), ("A third note.", OFF)]
+    chunks = [SourceChunk(number=1, chunk_id=1, entry_id="e1", title="Prostate cancer rating, DC 7528",
+                          url="https://www.ecfr.gov/1", content="DC 7528", score=0.6, diagnostic_code="7528")]
+    answer = extractive_generate(question="what is the rating for prostate cancer after surgery",
+                                 question_vector=QUESTION_VECTOR, chunks=chunks, units={1: table},
+                                 chunk_types={1: "rating_table"}, codes=("7528",)).text
+    assert "100% — active malignancy" in answer and "Six months after" in answer and "residuals" in answer
+    assert "A third note" not in answer

@@ -24,6 +24,8 @@ MODEL_NAME = "extractive"
 # Selection sizes: a phone screen's worth of answer. Four prose units read as a paragraph; a rating table
 # keeps up to eight levels so every percentage stays next to its criteria.
 MAX_TABLE_ROWS = 8
+# A table this short (SHORT_TABLE_ROWS rows, SHORT_TABLE_CHARS with its lead) is followed by its first notes.
+SHORT_TABLE_ROWS, SHORT_TABLE_CHARS, TABLE_NOTES = 2, 500, 2
 MAX_CHARS = 1100
 # The leading source gives up to PRIMARY_UNITS sentences scoring at least PRIMARY_FLOOR of the best; up to
 # EXTRA_SOURCES other sources add their best sentence when it scores at least EXTRA_FLOOR of the best and
@@ -89,6 +91,10 @@ _RATING_QUESTION_RE = re.compile(rf"\b(?:{_LEVELS_WORDS}|how much)\b|%", re.IGNO
 # A level the question asks about ("at 70 percent", "a 30% rating"): that level's criteria answer it.
 # "Put 10 percent down": a down payment, not a level.
 _LEVEL_ASKED_RE = re.compile(r"\b(\d{1,3})\s?(?:%|percent\b|per cent\b)(?!\s*(?:down\b|down payment))", re.IGNORECASE)
+_BARE_LEVEL_RE = re.compile(
+    r"\b(?:for|to|get|reach|at|an?|the)\s+(\d{2,3})\b(?![\d,.]|\s*(?:%|percent\b|per cent\b|years?\b|yrs?\b|"
+    r"months?\b|days?\b|weeks?\b|hours?\b|minutes?\b|degrees?\b|mm\b|millimeters?\b|times?\b|dollars?\b|"
+    r"mets?\b|lbs?\b|pounds?\b|feet\b|ft\b|inches\b|miles?\b|db\b|decibels?\b))", re.IGNORECASE)
 _ROW_LEVEL_RE = re.compile(r"^\s*(?:[-•*]\s*)?(\d{1,3})\s?%")
 # Words that frame a question rather than name what it is about ("how long", "does it last", "can I get").
 FRAME_WORDS = content_words("long last lasts much many get take takes need happen happens work start end")
@@ -710,8 +716,15 @@ def _with_list_items(chosen: list[Unit], units: list[Unit]) -> list[Unit]:
 
 
 def levels_asked(question: str) -> frozenset[int]:
-    """Return the rating levels a question names ("at 70 percent", "a 30% rating")."""
-    return frozenset(int(n) for n in _LEVEL_ASKED_RE.findall(question) if int(n) <= 100)
+    """Return the rating levels a question names ("at 70 percent", "a 30% rating").
+
+    Beside a level written with its unit, a bare tens figure counts too: "rated 10 percent, what do I need
+    for 20" asks about the 20% row.
+    """
+    written = frozenset(int(n) for n in _LEVEL_ASKED_RE.findall(question) if int(n) <= 100)
+    if not written:
+        return written
+    return written | {int(n) for n in _BARE_LEVEL_RE.findall(question) if int(n) <= 100 and int(n) % 10 == 0}
 
 
 @functools.lru_cache(maxsize=16384)
@@ -754,7 +767,12 @@ def _rating_rows(
                and len(u.text.split()) >= CAPTION_MIN_WORDS]
     if caption and lead and caption[0] is not lead[0]:
         lead.append(caption[0])
-    return lead + (asked or rows[:MAX_TABLE_ROWS])
+    # "What is the rating for prostate cancer after surgery": a table of one or two rows says little by
+    # itself; the sentences after it (the exam six months on, what is rated then) finish the answer.
+    table = lead + (asked or rows[:MAX_TABLE_ROWS])
+    if len(rows) > SHORT_TABLE_ROWS or sum(len(u.text) for u in table) > SHORT_TABLE_CHARS:
+        return table
+    return table + [u for u in units if u.position > rows[-1].position and not _ROW_RE.match(u.text)][:TABLE_NOTES]
 
 
 def _cite(text: str, number: int) -> str:
