@@ -459,6 +459,10 @@ def test_topics_accept_lists_from_the_database():
         ("can i file for tinnitus", "can i file for tinnitus"),
         ("rated 30% for 22 years, can VA lower it", "rated 30% for 22 years, can VA lower it protected rating held 20 years"),
         ("can va lower my rating", "can va lower my rating"),
+        ("rating for my back if i can bend forward 50 degrees",
+         "rating for my back if i can bend forward 50 degrees flexion thoracolumbar spine"),
+        ("my knee only bends to 60", "my knee only bends to 60 flexion"),
+        ("arthritis in my lower back, bending 70 degrees", "arthritis in my lower back, bending 70 degrees flexion"),
     ],
 )
 def test_lay_terms_expand_adds_the_schedules_word(text, expanded):
