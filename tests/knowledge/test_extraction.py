@@ -463,6 +463,12 @@ def test_topics_accept_lists_from_the_database():
          "rating for my back if i can bend forward 50 degrees flexion thoracolumbar spine"),
         ("my knee only bends to 60", "my knee only bends to 60 flexion"),
         ("arthritis in my lower back, bending 70 degrees", "arthritis in my lower back, bending 70 degrees flexion"),
+        ("he needs someone with him all day", "he needs someone with him all day aid and attendance"),
+        ("my mom can't bathe herself", "my mom can't bathe herself aid and attendance"),
+        ("i need help with my claim every day", "i need help with my claim every day"),
+        ("my knee scars are painful", "my knee scars are painful painful or unstable scars"),
+        ("my scar is ugly", "my scar is ugly"),
+        ("dizzy spells and i stagger", "dizzy spells and i stagger peripheral vestibular disorder dizziness staggering"),
     ],
 )
 def test_lay_terms_expand_adds_the_schedules_word(text, expanded):
