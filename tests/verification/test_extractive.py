@@ -757,3 +757,17 @@ def test_a_table_of_one_row_is_followed_by_its_notes():
                                  chunk_types={1: "rating_table"}, codes=("7528",)).text
     assert "100% — active malignancy" in answer and "Six months after" in answer and "residuals" in answer
     assert "A third note" not in answer
+
+
+def test_a_question_for_the_highest_level_opens_with_the_tables_top_level():
+    table = [("DC 5276 flatfoot is rated in 38 CFR 4.71a:", LEAD), ("10% — moderate", OFF),
+             ("20% one foot, 30% both feet — severe", OFF), ("30% one foot, 50% both feet — pronounced", OFF)]
+    chunks = [SourceChunk(number=1, chunk_id=1, entry_id="e1", title="Flat feet rating, DC 5276",
+                          url="https://www.ecfr.gov/1", content="DC 5276", score=0.6, diagnostic_code="5276")]
+
+    def answer(question: str) -> str:
+        return extractive_generate(question=question, question_vector=QUESTION_VECTOR, chunks=chunks,
+                                   units={1: table}, chunk_types={1: "rating_table"}, codes=("5276",)).text
+
+    assert answer("whats the highest rating for flat feet").startswith("The highest rating under DC 5276 is 50% [1].")
+    assert "highest" not in answer("what is the rating for flat feet")

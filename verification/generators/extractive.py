@@ -95,6 +95,10 @@ _BARE_LEVEL_RE = re.compile(
     r"\b(?:for|to|get|reach|at|an?|the)\s+(\d{2,3})\b(?![\d,.]|\s*(?:%|percent\b|per cent\b|years?\b|yrs?\b|"
     r"months?\b|days?\b|weeks?\b|hours?\b|minutes?\b|degrees?\b|mm\b|millimeters?\b|times?\b|dollars?\b|"
     r"mets?\b|lbs?\b|pounds?\b|feet\b|ft\b|inches\b|miles?\b|db\b|decibels?\b))", re.IGNORECASE)
+# "Is 50% the highest you can get for headaches", "what's the max rating for tinnitus".
+_HIGHEST_RE = re.compile(r"\b(?:highest|maximum|max|top (?:rating|level|percent\w*))\b|\bthe most (?:you|i|one|a vet\w*) "
+                         r"(?:can|could) (?:get|receive)\b", re.IGNORECASE)
+_ROW_PERCENT_RE = re.compile(r"(\d{1,3})\s?%")
 _ROW_LEVEL_RE = re.compile(r"^\s*(?:[-•*]\s*)?(\d{1,3})\s?%")
 # Words that frame a question rather than name what it is about ("how long", "does it last", "can I get").
 FRAME_WORDS = content_words("long last lasts much many get take takes need happen happens work start end")
@@ -349,6 +353,8 @@ def extractive_generate(
     chunk_of = {c.number: c for c in chunks}
 
     chosen = _rating_rows(levels_text, chunk_of[best_unit.chunk_number], primary, chunk_types, levels=levels)
+    if chosen and _HIGHEST_RE.search(question):
+        chosen = _highest_stated(chosen, [u for _, u in primary])
     leading = best_unit.chunk_number
     if not chosen:
         floor = PRIMARY_FLOOR * best_score
@@ -773,6 +779,20 @@ def _rating_rows(
     if len(rows) > SHORT_TABLE_ROWS or sum(len(u.text) for u in table) > SHORT_TABLE_CHARS:
         return table
     return table + [u for u in units if u.position > rows[-1].position and not _ROW_RE.match(u.text)][:TABLE_NOTES]
+
+
+def _highest_stated(chosen: list[Unit], units: list[Unit]) -> list[Unit]:
+    """Open with the table's top level when the question asks for the highest ("is 50% the highest for
+    headaches"): the rows show it, but only as the last of several. Computed from the rows, like a combined
+    rating, and cited to the table it is read from."""
+    levels = [int(n) for u in units if _ROW_RE.match(u.text)
+              for n in _ROW_PERCENT_RE.findall(u.text.split(" — ", 1)[0])]
+    lead = chosen[0]
+    code = _DC_RE.search(lead.text)
+    if not levels or not code:
+        return chosen
+    stated = Unit(lead.chunk_number, -1, f"The highest rating under DC {code.group(0)} is {max(levels)}%.", lead.vector)
+    return [stated, *chosen]
 
 
 def _cite(text: str, number: int) -> str:
