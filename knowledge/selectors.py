@@ -14,6 +14,7 @@ from pathlib import Path
 import cachetools
 import numpy as np
 import psycopg.sql
+import snowballstemmer
 from django.conf import settings
 from django.db import connection
 from django.db.models import Min, Q
@@ -21,6 +22,7 @@ from django.db.models.functions import Cast
 from pgvector.django import CosineDistance, VectorField
 
 from knowledge.embeddings import embedding_provider_get
+from knowledge.embeddings.local import everyday_words_get
 from knowledge.extraction import ByIdentity
 from knowledge.gate import gate_has_entities, intent_overlap
 from knowledge.models import Chunk, ChunkEmbedding
@@ -48,13 +50,14 @@ def _reference(key: str, loader):
 
 
 def reference_cache_clear() -> None:
-    global _corpus_words
+    global _corpus_words, _corpus_stems
     with _cache_lock:
         _reference_cache.clear()
         _units_cache.clear()
         _lexeme_cache.clear()
         _chunk_benefits.clear()
         _corpus_words = None
+        _corpus_stems = None
 
 
 # Reciprocal-rank constant: the usual 60 (Cormack et al., 2009); the weights, not k, decide the blend.
@@ -456,6 +459,33 @@ def corpus_words_get() -> dict[str, int]:
 
 _corpus_words: dict[str, int] | None = None
 _CORPUS_WORD_RE = re.compile(r"[a-z]+")
+# A question word found this few times in the whole corpus (and at least this long) names what is asked.
+RARE_WORD_MAX_COUNT, RARE_WORD_MIN_LENGTH = 3, 5
+
+
+def rare_words_find(*, text: str) -> list[str]:
+    """Return the words of ``text`` whose stem the corpus holds, but at most RARE_WORD_MAX_COUNT times.
+
+    "What's the DIC transitional benefit": "transitional" is in one chunk, the DIC rates; the question turns
+    on it, though every DIC page matches "DIC" better. Stems are counted, so "migraines" is not rare where
+    "migraine" is everywhere; everyday English words ("sitting", "speed") are rare in the corpus only because
+    its pages do not chat, and are left out."""
+    global _corpus_stems
+    if _corpus_stems is None:
+        counts: dict[str, int] = {}
+        for word, count in corpus_words_get().items():
+            stem = _STEMMER.stemWord(word)
+            counts[stem] = counts.get(stem, 0) + count
+        with _cache_lock:
+            _corpus_stems = counts
+    everyday = everyday_words_get()
+    return [word for word in dict.fromkeys(_CORPUS_WORD_RE.findall(text.lower()))
+            if len(word) >= RARE_WORD_MIN_LENGTH and word not in everyday
+            and 0 < _corpus_stems.get(_STEMMER.stemWord(word), 0) <= RARE_WORD_MAX_COUNT]
+
+
+_corpus_stems: dict[str, int] | None = None
+_STEMMER = snowballstemmer.stemmer("english")  # the stemmer verification.layers.citations matches words with
 
 
 def condition_names_get() -> dict[str, str]:

@@ -47,9 +47,11 @@ def answer_caches_warm(*, limit: int = WARM_CHUNKS_MAX) -> int:
             for text in texts:
                 facts_find(text)
             chunk_texts_warm(title=title, content=content, unit_texts=texts)
-    # The words spelling correction reads: the corpus's and the English word list.
+    # The words spelling correction reads (the corpus's and the English word list), and the corpus's stems
+    # and everyday words rare words are told by.
     kb.corpus_words_get()
     english_words_get()
+    kb.rare_words_find(text="")
     logger.info("answer caches warmed", extra={"chunks": len(rows)})
     return len(rows)
 

@@ -46,6 +46,9 @@ MAX_SEQ_LENGTH = 256
 # Padded tokens (sequences × longest) per forward batch. Sequences are sorted by length first, so a batch pads
 # little; larger batches gained nothing measurable (bench/bench_embeddings.py).
 _BATCH_TOKENS = 1024
+# Word pieces below this id are the vocabulary's everyday words: ids 1996 ("the") to about 10,000 ("speed" is
+# 3177, "transitional" 17459).
+EVERYDAY_WORD_IDS = 10_000
 # The additive attention mask of a padding position: exp() of it is 0 in float32.
 _MASKED = -10000.0
 # ONNX operator set: 20 is the first with Gelu.
@@ -246,8 +249,19 @@ class MiniLMEmbedder:
 def english_words_get() -> frozenset[str]:
     """The whole words of the MiniLM tokenizer's vocabulary (about 20,000 English words): the word list spelling
     correction leaves alone. Read from the packaged tokenizer.json, without loading the model."""
+    return frozenset(_whole_words())
+
+
+@functools.lru_cache(maxsize=1)
+def everyday_words_get() -> frozenset[str]:
+    """The vocabulary's commonest whole words ("sitting", "speed", "write"): its word pieces are numbered about
+    by how often they occur, so the first EVERYDAY_WORD_IDS are everyday English, not a subject's own words."""
+    return frozenset(token for token, token_id in _whole_words().items() if token_id < EVERYDAY_WORD_IDS)
+
+
+def _whole_words() -> dict[str, int]:
     vocabulary = Tokenizer.from_file(str(model_dir_get() / "tokenizer.json")).get_vocab()
-    return frozenset(token for token in vocabulary if token.isalpha() and token.islower())
+    return {token: token_id for token, token_id in vocabulary.items() if token.isalpha() and token.islower()}
 
 
 _lock = threading.Lock()

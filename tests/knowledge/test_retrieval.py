@@ -1,3 +1,5 @@
+from dataclasses import replace
+
 import pytest
 from django.db import connection
 
@@ -178,3 +180,32 @@ def test_the_corpus_words_are_read_once_not_again_when_the_reference_data_expire
     with CaptureQueriesContext(connection) as queries:
         assert selectors.corpus_words_get() is words
     assert len(queries) == 0
+
+
+def test_rare_words_are_the_questions_words_the_corpus_holds_only_a_few_times(ingested):
+    from knowledge import selectors
+
+    selectors.reference_cache_clear()
+    # "buzzing" and "linking" are in one chunk each; "senior" and "montgomery" too, but they are everyday
+    # English words; "rating" is in several chunks; "wombat" in none.
+    rare = selectors.rare_words_find(text="is a senior montgomery rating wombat buzzing or linking")
+    assert rare == ["buzzing", "linking"]
+
+
+def test_a_source_holding_a_rare_word_of_the_question_takes_the_last_place(ingested, settings):
+    from knowledge import selectors as kb
+    from knowledge.embeddings import embedding_provider_get
+    from verification.pipeline.retrieval import _with_rare_word_source
+    from verification.pipeline.state import AnswerState
+
+    kb.reference_cache_clear()
+    question = "a higher-level review of my claim for the buzzing"
+    vector = embedding_provider_get().embed([question])[0]
+    hits = kb.chunks_search(query="higher-level review", query_vector=vector, top_k=1)
+    assert "t-tinnitus" not in {h.entry_id for h in hits}
+    state = AnswerState(asked=question, request_id="r", text=question, vector=vector)
+    kept = _with_rare_word_source(state, hits)
+    assert [h.entry_id for h in kept[:-1]] == [h.entry_id for h in hits[:-1]]
+    assert kept[-1].entry_id == "t-tinnitus" and kept[-1].rank == hits[-1].rank
+    # Held already, or no rare word asked: the hits stay as they are.
+    assert _with_rare_word_source(replace(state, text="a higher-level review"), hits) == hits

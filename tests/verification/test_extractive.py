@@ -771,3 +771,19 @@ def test_a_question_for_the_highest_level_opens_with_the_tables_top_level():
 
     assert answer("whats the highest rating for flat feet").startswith("The highest rating under DC 5276 is 50% [1].")
     assert "highest" not in answer("what is the rating for flat feet")
+
+
+def test_a_source_holding_a_rare_word_of_the_question_leads():
+    overview = [("DIC is a monthly payment for survivors.", LEAD)]
+    rates = [("Transitional benefit — $359.00 a month for the first 2 years", NEAR)]
+    chunks = [SourceChunk(number=1, chunk_id=1, entry_id="e1", title="DIC overview", url="https://www.va.gov/1",
+                          content="DIC is a monthly payment for survivors.", score=0.62),
+              SourceChunk(number=2, chunk_id=2, entry_id="e2", title="DIC rates", url="https://www.va.gov/2",
+                          content="Transitional benefit — $359.00 a month for the first 2 years", score=0.47)]
+
+    def answer(rare: frozenset[str]) -> str:
+        return extractive_generate(question="whats the dic transitional benefit", question_vector=QUESTION_VECTOR,
+                                   chunks=chunks, units={1: overview, 2: rates}, rare_words=rare).text
+
+    assert answer(frozenset({"transit"})).lstrip("- ").startswith("Transitional benefit")
+    assert answer(frozenset()).startswith("DIC is a monthly payment")

@@ -118,6 +118,8 @@ W_OTHER_POLARITY = 0.2
 _HOW_MANY_RE = re.compile(r"\bhow many (\w+)", re.IGNORECASE)
 _NUMBER_WORDS = r"\d[\d,.]*|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty"
 W_COUNT = 0.25
+# A source holding a word of the question that the whole corpus holds only a few times (rare_words).
+W_RARE = 0.2
 # A title holding three of the question's words in its order names what was asked ("Specially Adapted Housing
 # (SAH) grant"); stems alone cannot tell it from "Special Housing Adaptation (SHA) grant".
 W_TITLE_PHRASE = 0.1
@@ -201,12 +203,15 @@ def extractive_generate(
     condition_names: Mapping[str, str] | None = None,
     name_words: frozenset[str] = frozenset(),
     benefits: frozenset[str] = frozenset(),
+    rare_words: frozenset[str] = frozenset(),
 ) -> Generation:
     """Return a cited answer built from the chunks' own sentences; empty text when nothing fits.
 
     ``codes`` are diagnostic codes and form numbers the question refers to without writing them (a condition
     named in the schedule's words); those it writes are found in it here. ``condition_names`` (lower-case
     name → code) let a sentence that names another condition in words be told apart from one on the asked one.
+    ``rare_words`` (stems) are the question's words the whole corpus holds only a few times
+    (knowledge.selectors.rare_words_find): a source holding one is weighed up.
 
     The source holding the best-matching unit leads: its relevant sentences (or its rating table, for a
     rating question) come first, in its own order; the best sentence of the next sources follows when it
@@ -219,6 +224,7 @@ def extractive_generate(
     aspect_words = q_words - name_words
     if not aspect_words - FRAME_WORDS:  # "how long does voc rehab last": only the question's frame is left
         aspect_words = q_words
+    rare_words = rare_words - name_words  # "voc rehab": a benefit's own short name is rare, not what is asked
     written = set(dc_codes_find(question)) | set(va_forms_find(question))  # not a code a condition's name implies
     q_entities = written | set(codes)
     wants_number = bool(_QUANTITY_QUESTION_RE.search(question))
@@ -313,6 +319,8 @@ def extractive_generate(
             chunk_match += W_FORM_CHUNK
         if wants_rules and chunk_types.get(chunk.chunk_id) == "eligibility":
             chunk_match += W_ELIGIBILITY_CHUNK
+        if rare_words & _chunk_words(chunk):
+            chunk_match += W_RARE  # "the DIC transitional benefit": the one page that says "transitional"
         if _other_benefits_only(chunk, benefits) or _titled_for_another(chunk, specific):
             chunk_match -= W_OTHER_BENEFIT
         # "Conditions with their own codes, such as flatfoot (DC 5276)": another code's table names the asked
@@ -536,6 +544,15 @@ def chunk_texts_clear() -> None:
     """Empty what ``chunk_texts_warm`` fills, as in a fresh worker (benchmarks and tests)."""
     for cached in (_codes_in, _row_levels, _title_benefits, _title_phrases):
         cached.cache_clear()
+
+
+def _chunk_words(chunk: SourceChunk) -> frozenset[str]:
+    return _text_words(f"{chunk.title}\n{chunk.content}")
+
+
+@functools.lru_cache(maxsize=4096)
+def _text_words(text: str) -> frozenset[str]:
+    return content_words(text)
 
 
 def _about(chunk: SourceChunk, entities: set[str]) -> bool:
@@ -840,5 +857,5 @@ class ExtractiveGenerator:
             question=lay_terms_expand(text=question), question_vector=context.question_vector, chunks=chunks,
             units=units, chunk_types=context.chunk_types, codes=context.codes,
             condition_names=kb.condition_names_get(), name_words=content_words(" ".join(e.text for e in benefits)),
-            benefits=frozenset(e.value for e in benefits),
+            benefits=frozenset(e.value for e in benefits), rare_words=content_words(" ".join(kb.rare_words_find(text=question))),
         )

@@ -178,6 +178,7 @@ def retrieve(state: AnswerState) -> AnswerState:
         entity_ids=[pk for (kind, _), pk in entity_ids.items() if kind in RETRIEVAL_ENTITY_TYPES],
         provider_name=state.provider_name, topic=state.topic, source=state.source,
     )
+    hits = _with_rare_word_source(state, hits)
     benefits = kb.chunk_benefits_get(chunk_ids=[h.chunk_id for h in hits]) if state.entity_values("benefit") else {}
     chunks = tuple(
         SourceChunk(number=h.rank, chunk_id=h.chunk_id, entry_id=h.entry_id, title=h.title, url=h.url,
@@ -192,6 +193,27 @@ def retrieve(state: AnswerState) -> AnswerState:
         retrieved=retrieved_rows(hits),
         decision=f"{len(chunks)} chunks",
     )
+
+
+def _with_rare_word_source(state: AnswerState, hits: list[kb.ChunkHit]) -> list[kb.ChunkHit]:
+    """Put the best source holding a rare word of the question in the last place when none retrieved holds it.
+
+    "What's the DIC transitional benefit": "transitional" is in one chunk of the corpus, the DIC rates; the
+    search's many other DIC pages, richer in "DIC" and its expanded names, pushed it out, and the answer
+    defined DIC instead (knowledge.selectors.rare_words_find says which words are rare).
+    """
+    if not hits:
+        return hits
+    held = " ".join(f"{h.title} {h.content}".lower() for h in hits)
+    missing = [word for word in kb.rare_words_find(text=state.text) if not re.search(rf"\b{re.escape(word)}\b", held)]
+    if not missing:
+        return hits
+    found = kb.chunks_search(query=" ".join(missing), query_vector=state.vector, top_k=1, dense_weight=0.0,
+                             provider_name=state.provider_name, topic=state.topic, source=state.source)
+    found = [h for h in found if h.ranks.get("lexical") and h.chunk_id not in {hit.chunk_id for hit in hits}]
+    if not found:
+        return hits
+    return [*hits[:-1], replace(found[0], rank=hits[-1].rank)]
 
 
 def retrieved_rows(hits: list[kb.ChunkHit]) -> tuple[dict, ...]:
