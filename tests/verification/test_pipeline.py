@@ -223,6 +223,16 @@ def test_a_term_whose_words_a_source_uses_apart_is_answered_not_refused(question
     assert not result.refused and fact in result.answer
 
 
+def test_a_longer_term_holding_a_word_for_what_is_asked_goes_to_retrieval():
+    # No source says "wait"; the rest, the hearing docket at the Board, is the corpus's.
+    result = answer_question(question="what is the hearing docket wait at the board", use_cache=False)
+    assert not result.refused
+    assert next(s for s in result.trace if s["stage"] == "terminology")["decision"] == "to_retrieval"
+    # "Narrative" is no such word: it may be the term's own, and no source uses it.
+    unknown = answer_question(question="what is a rating decision narrative", use_cache=False)
+    assert unknown.refused and unknown.refusal_reason == "terminology_not_found"
+
+
 def test_a_term_a_retrieved_source_defines_is_answered_with_that_sentence():
     result = answer_question(question="What is K2?", use_cache=False)
     assert not result.refused and result.routing_reason == "terminology_source"

@@ -35,6 +35,11 @@ TERM_DEFINITION = "{name}: {definition} [1]"
 GLOSSARY_MODEL = "glossary"
 OFFLINE_EMBEDDING_PROVIDER = "local"
 OFFLINE_REASON = "offline: the embedding service is unavailable"
+# A term of this many content words may hold words for what is asked about it that no source uses
+# (see _term_used).
+LONG_TERM_WORDS = 3
+ASPECT_WORDS = content_words("wait waiting time times timeline length cost costs price amount deadline process "
+                             "processing steps requirements rules status schedule")
 # Codes and forms name exactly what was asked; a benefit or a glossary term is too broad to pull chunks in.
 RETRIEVAL_ENTITY_TYPES = ("dc_code", "va_form")
 # The chunks the terminology probe reads to see whether the corpus uses a term at all.
@@ -116,7 +121,13 @@ def _term_used(term: str, hit: kb.ChunkHit) -> bool:
     if phrase.search(f"{hit.title} {hit.content}"):
         return True
     words = content_words(term)
-    return bool(words) and words <= source_words(hit.title, hit.content)  # the citation check's cached words
+    missing = words - source_words(hit.title, hit.content)  # the citation check's cached words
+    if not words or not missing:
+        return bool(words)
+    # "What is the hearing docket wait at the board": a longer phrase may carry a word for what is asked about
+    # the term ("wait", "cost") that no source says; the rest is the corpus's term. Any other word no source
+    # holds ("hollister", "narrative") may be the term's own, so the term is not in the corpus.
+    return len(words) >= LONG_TERM_WORDS and missing <= ASPECT_WORDS
 
 
 def _source_definition(state: AnswerState, hit: kb.ChunkHit, passage: tuple[str, ...]) -> AnswerState:
