@@ -401,6 +401,8 @@ NEAR_DOMAIN_IN_SCOPE = [
     "can i go on vacation while getting individual unemployability",
     "does va pay travel for my appointments",
     "does the book say how my hearing loss is rated",
+    "can i use gi bill for a commercial drivers license",
+    "will voc rehab pay for cdl school",
 ]
 
 
