@@ -404,6 +404,9 @@ def test_a_relatives_rating_is_not_a_level_asked_about():
     text = generate("my husband was 100% p&t for 12 years and died of cancer, can i get DIC", units, scores,
                     types).text
     assert "active malignancy" not in text and text.startswith("Survivors can get DIC")
+    # "Life insurance for my 100 percent disabled husband": a person described by his rating.
+    text = generate("can my 100 percent disabled husband get DIC insurance", units, scores, types).text
+    assert "active malignancy" not in text and text.startswith("Survivors can get DIC")
 
 
 def test_the_sentence_that_answers_leads_when_it_clearly_outscores_the_sources_opening():
