@@ -372,7 +372,29 @@ def _sentences(text: str) -> list[str]:
     tail = text[start:].strip()
     if tail:
         sentences.append(tail)
-    return [s for s in sentences if s]
+    return _numbered_items_joined([s for s in sentences if s])
+
+
+_ITEM_NUMBER_RE = re.compile(r"(?:^|(?<=[:;]\s))(\d{1,2}[.)])$")
+
+
+def _numbered_items_joined(sentences: list[str]) -> list[str]:
+    """Keep an inline numbered step whole: "The steps: 1. File a notice. 2. Wait." splits after each period,
+    leaving "1." at the end of the lead and "2." alone; each number goes back to the step it begins."""
+    joined: list[str] = []
+    carried = ""
+    for sentence in sentences:
+        sentence = f"{carried} {sentence}".strip() if carried else sentence
+        carried = ""
+        number = _ITEM_NUMBER_RE.search(sentence)
+        if number:
+            carried = number.group(1)
+            sentence = sentence[: number.start()].rstrip()
+        if sentence:
+            joined.append(sentence)
+    if carried:
+        joined.append(carried)
+    return joined
 
 
 def _table_units(*, repeated: list[str], own: list[str], data: list[str], sep: str, max_chars: int) -> list[_Unit]:

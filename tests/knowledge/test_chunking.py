@@ -372,3 +372,11 @@ def test_real_records_split_to_fit():
 
         assert all(len(part) <= 1000 for part in parts), record["entry_id"]
         assert_nothing_dropped(record["content"], parts, max_chars=1000)
+
+
+def test_an_inline_numbered_step_stays_whole():
+    from knowledge.chunking import units_split
+
+    units = units_split(text="The steps: 1. File a notice within one year. 2. Wait for the SOC. Keep 3.5 mm. Done.")
+    assert units == ["The steps:", "1. File a notice within one year.", "2. Wait for the SOC.", "Keep 3.5 mm.", "Done."]
+    assert units_split(text="Rated 10%. 2 of them count.") == ["Rated 10%.", "2 of them count."]
