@@ -320,6 +320,14 @@ def test_low_confidence_answers_get_a_report(django_capture_on_commit_callbacks,
     assert not set(report.report["topic_gaps"]) & covered
 
 
+def test_a_spelling_correction_does_not_hide_a_question_outside_benefits():
+    # "diagnose" is in neither word list, so spelling reads it as "diagnosed"; the question as written asks
+    # for a diagnosis, which is medical advice.
+    result = answer_question(question="can you diagnose my knee pain", use_cache=False)
+    assert result.refused and result.refusal_reason == "out_of_scope"
+    assert next(s for s in result.trace if s["stage"] == "spelling")["decision"] == "corrected"
+
+
 def test_a_misspelled_question_is_read_with_the_knowledge_bases_words():
     # "raiting" was read as a term to define and refused; the question keeps the asker's spelling.
     result = answer_question(question="whats the raiting for ptsd at 50 precent", use_cache=False)

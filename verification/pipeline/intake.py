@@ -91,6 +91,11 @@ def classify(state: AnswerState) -> AnswerState:
 
 def scope(state: AnswerState) -> AnswerState:
     decision = scope_check(question=state.text)
+    unspelled = state.rewritten or state.asked
+    if decision.in_scope and unspelled != state.text:
+        # Spelling reads a word its lists lack as its neighbour ("can you diagnose my knee" as "diagnosed"):
+        # the question as written decides too, so a correction never hides a question outside benefits.
+        decision = scope_check(question=unspelled)
     if decision.in_scope:
         return replace(state, scope=decision, decision="in_scope")
     state = replace(state, scope=decision)
