@@ -147,6 +147,9 @@ OTHER_AGENCY_QUESTIONS = [
 
 MEDICAL_ADVICE_QUESTIONS = [
     "what medication is best for ptsd",
+    "what are the symptoms of ptsd",
+    "what exercises help my lower back pain",
+    "can you diagnose my knee pain",
     "what is the best way to lose weight after the army",
     "Should I take ibuprofen or tylenol for my knee?",
     "What dose of melatonin should I take?",
@@ -290,6 +293,13 @@ OUTSIDE_BENEFITS_QUESTIONS = [
     "how do i get free tickets to a baseball game for veterans",
     "how do i become a police officer after the army",
     "can you help me write a resume for a civilian job",
+    "how do i join the american legion",
+    "how do i contact my congressman about my va claim",
+    "my neighbor is a veteran and too loud, who do i call",
+    "how do i write a eulogy for a veteran",
+    "can the va help with my car payment",
+    "how do i get a free computer for veterans",
+    "can i get a loan from the va for my kids college",
     "Can I use my GI Bill to go to school on the Moon?",
     "Can I get a VA loan for a yacht?",
     "Will VA pay for a Lamborghini if I'm 100% disabled?",
@@ -403,6 +413,10 @@ NEAR_DOMAIN_IN_SCOPE = [
     "does the book say how my hearing loss is rated",
     "can i use gi bill for a commercial drivers license",
     "will voc rehab pay for cdl school",
+    "can the american legion help with my claim",
+    "what are the symptoms of ptsd for a 70 percent rating",
+    "can my gi bill pay for my kids college",
+    "does va help with a car for a veteran with no legs",
 ]
 
 
