@@ -4,7 +4,9 @@
 was answered with flight training: a word no source and no English word list holds, one edit (a letter left out,
 added, changed, or two swapped) away from a word the sources use, is read as that word, the most frequent one
 when several are. Short words, words the embedding model's vocabulary knows (an English word list of 30,000
-entries) and apostrophe-less contractions ("dont", "whats") are left alone, as is anything further than one edit.
+entries) and apostrophe-less contractions ("dont", "whats") are left alone, as is anything further than one edit,
+and a word one inflection's letter from a corpus word ("diagnose" beside "diagnosed"): that is a word the lists
+lack, not a misspelling.
 """
 
 from __future__ import annotations
@@ -38,7 +40,15 @@ def _correction(word: str, corpus_words: Mapping[str, int], known) -> str | None
     if len(word) < MIN_CORRECTED_LENGTH or word in corpus_words or word in known or word in _CONTRACTIONS:
         return None
     candidates = [w for w in _edits(word) if w in corpus_words]
+    if any(_inflection_of(word, w) for w in candidates):
+        return None  # "diagnose" beside the corpus's "diagnosed": a word the lists lack, not a misspelling
     return max(candidates, key=lambda w: (corpus_words[w], w)) if candidates else None
+
+
+def _inflection_of(word: str, other: str) -> bool:
+    """Whether one word is the other with an inflection's last letter added ("diagnose", "diagnosed")."""
+    shorter, longer = sorted((word, other), key=len)
+    return longer[:-1] == shorter and longer[-1] in "ds"
 
 
 @functools.lru_cache(maxsize=4096)

@@ -321,9 +321,9 @@ def test_low_confidence_answers_get_a_report(django_capture_on_commit_callbacks,
 
 
 def test_a_spelling_correction_does_not_hide_a_question_outside_benefits():
-    # "diagnose" is in neither word list, so spelling reads it as "diagnosed"; the question as written asks
-    # for a diagnosis, which is medical advice.
-    result = answer_question(question="can you diagnose my knee pain", use_cache=False)
+    # "tinder" is in neither word list, so spelling reads it as the corpus's "tender"; the question as written
+    # is about a dating app.
+    result = answer_question(question="any good tinder tips for vets", use_cache=False)
     assert result.refused and result.refusal_reason == "out_of_scope"
     assert next(s for s in result.trace if s["stage"] == "spelling")["decision"] == "corrected"
 

@@ -31,3 +31,11 @@ def test_known_words_contractions_and_far_words_are_left_alone(asked):
 
 def test_the_most_frequent_neighbour_wins():
     assert spelling_correct(text="ratinga", corpus_words={"rating": 1, "ratings": 9}, known=frozenset()) == "ratings"
+
+
+def test_a_word_one_inflection_letter_from_a_corpus_word_is_left_alone():
+    # "diagnose" is in neither list, but "diagnosed" is the corpus's: a word, not a misspelling.
+    corpus = {"diagnosed": 50, "rating": 900}
+    assert spelling_correct(text="can you diagnose my knee", corpus_words=corpus, known=frozenset()) == \
+        "can you diagnose my knee"
+    assert spelling_correct(text="raitings", corpus_words={"ratings": 5}, known=frozenset()) == "ratings"
