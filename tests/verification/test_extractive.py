@@ -774,6 +774,15 @@ def test_a_question_for_the_highest_level_opens_with_the_tables_top_level():
 
     assert answer("whats the highest rating for flat feet").startswith("The highest rating under DC 5276 is 50% [1].")
     assert "highest" not in answer("what is the rating for flat feet")
+    # A table of several codes does not give its top level to one of them; a year is not a code.
+    family = [("Amputations of the leg (DC 5162 to DC 5165), since 2021:", LEAD), ("40% — below the knee", OFF),
+              ("90% — at the hip", OFF)]
+    chunks[0] = SourceChunk(number=1, chunk_id=1, entry_id="e1", title="Leg amputation rating, DCs 5162 to 5165",
+                            url="https://www.ecfr.gov/1", content="\n".join(t for t, _ in family), score=0.6,
+                            diagnostic_code="5165")
+    text = extractive_generate(question="whats the highest rating for a leg amputation", question_vector=QUESTION_VECTOR,
+                               chunks=chunks, units={1: family}, chunk_types={1: "rating_table"}, codes=("5165",)).text
+    assert text.startswith("The highest rating in this table is 90% [1].") and "DC 2021" not in text
 
 
 def test_a_source_holding_a_rare_word_of_the_question_leads():

@@ -365,7 +365,7 @@ def extractive_generate(
 
     chosen = _rating_rows(levels_text, chunk_of[best_unit.chunk_number], primary, chunk_types, levels=levels)
     if chosen and _HIGHEST_RE.search(question):
-        chosen = _highest_stated(chosen, [u for _, u in primary])
+        chosen = _highest_stated(chosen, [u for _, u in primary], chunk_of[best_unit.chunk_number])
     leading = best_unit.chunk_number
     if not chosen:
         floor = PRIMARY_FLOOR * best_score
@@ -801,18 +801,19 @@ def _rating_rows(
     return table + [u for u in units if u.position > rows[-1].position and not _ROW_RE.match(u.text)][:TABLE_NOTES]
 
 
-def _highest_stated(chosen: list[Unit], units: list[Unit]) -> list[Unit]:
+def _highest_stated(chosen: list[Unit], units: list[Unit], chunk: SourceChunk) -> list[Unit]:
     """Open with the table's top level when the question asks for the highest ("is 50% the highest for
     headaches"): the rows show it, but only as the last of several. Computed from the rows, like a combined
-    rating, and cited to the table it is read from."""
+    rating, and cited to the table it is read from: "under DC N" when the table is one code's, else "in this
+    table" (the leg amputation table's 90% is not its DC 5165's)."""
     levels = [int(n) for u in units if _ROW_RE.match(u.text)
               for n in _ROW_PERCENT_RE.findall(u.text.split(" — ", 1)[0])]
-    lead = chosen[0]
-    code = _DC_RE.search(lead.text)
-    if not levels or not code:
+    if not levels:
         return chosen
-    stated = Unit(lead.chunk_number, -1, f"The highest rating under DC {code.group(0)} is {max(levels)}%.", lead.vector)
-    return [stated, *chosen]
+    codes = set(dc_codes_find(chunk.content)) | ({chunk.diagnostic_code} if chunk.diagnostic_code else set())
+    where = f"under DC {codes.pop()}" if len(codes) == 1 else "in this table"
+    lead = chosen[0]
+    return [Unit(lead.chunk_number, -1, f"The highest rating {where} is {max(levels)}%.", lead.vector), *chosen]
 
 
 def _cite(text: str, number: int) -> str:
