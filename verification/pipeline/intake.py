@@ -93,8 +93,8 @@ def scope(state: AnswerState) -> AnswerState:
     decision = scope_check(question=state.text)
     unspelled = state.rewritten or state.asked
     if decision.in_scope and unspelled != state.text:
-        # Spelling reads a word its lists lack as its neighbour ("can you diagnose my knee" as "diagnosed"):
-        # the question as written decides too, so a correction never hides a question outside benefits.
+        # Spelling reads a word its lists lack as its neighbour ("tinder tips" as the corpus's "tender"): the
+        # question as written decides too, so a correction never hides a question outside benefits.
         decision = scope_check(question=unspelled)
     if decision.in_scope:
         return replace(state, scope=decision, decision="in_scope")
