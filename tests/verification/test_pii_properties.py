@@ -5,7 +5,7 @@ question puts them. None survives; a benefits figure next to them does."""
 
 import re
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from verification.preprocess import pii_scrub
@@ -68,6 +68,7 @@ TEMPLATES = ["{pii} - how is tinnitus rated?", "Hi, {pii}. Can I get 70% for PTS
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.one_of(ssn(), phone(), birth_date(), claim_number(), email()), st.sampled_from(TEMPLATES))
+@example(detail=("dob 1/1/70", "70"), template="Hi, {pii}. Can I get 70% for PTSD?")
 def test_no_generated_personal_detail_survives_the_scrubber(detail, template):
     text, secret = detail
     scrubbed = pii_scrub(text=template.format(pii=text))
@@ -76,8 +77,11 @@ def test_no_generated_personal_detail_survives_the_scrubber(detail, template):
     if secret.isdigit() and len(secret) >= 7:
         assert secret not in kept_digits, scrubbed.text
     else:
-        assert secret not in scrubbed.text, scrubbed.text
+        # A short secret may also be the question's own figure ("dob 1/1/70" beside "70% for PTSD"): only the
+        # question's own occurrences may stay.
+        assert scrubbed.text.count(secret) <= template.replace("{pii}", "").count(secret), scrubbed.text
     # What the question is about stays.
     for figure in ("70%", "50%", "$1,808.45"):
         if figure in template:
             assert figure in scrubbed.text
+
