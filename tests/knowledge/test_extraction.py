@@ -475,6 +475,9 @@ def test_topics_accept_lists_from_the_database():
          "my husband never filed before he died, can i file for him DIC survivors how to file a disability claim"),
         ("i was in the reserves and hurt my knee at annual training",
          "i was in the reserves and hurt my knee at annual training active duty for training inactive duty training"),
+        ("i have to go to the ER at a regular hospital, how long do i have to tell va",
+         "i have to go to the ER at a regular hospital, how long do i have to tell va deadline must within "
+         "emergency care notify VA within 72 hours"),
         ("how long do i have to tell va about an er visit",
          "how long do i have to tell va about an er visit deadline must within emergency care notify VA within 72 hours"),
         ("my mom can't bathe herself", "my mom can't bathe herself aid and attendance"),
