@@ -478,6 +478,9 @@ def test_topics_accept_lists_from_the_database():
         ("i have to go to the ER at a regular hospital, how long do i have to tell va",
          "i have to go to the ER at a regular hospital, how long do i have to tell va deadline must within "
          "emergency care notify VA within 72 hours"),
+        ("my mom remarried after my dad died, can she still get dic",
+         "my mom remarried after my dad died, can she still get dic DIC survivors remarriage age 55"),
+        ("can i get married and keep my va disability", "can i get married and keep my va disability"),
         ("how long do i have to tell va about an er visit",
          "how long do i have to tell va about an er visit deadline must within emergency care notify VA within 72 hours"),
         ("my mom can't bathe herself", "my mom can't bathe herself aid and attendance"),
