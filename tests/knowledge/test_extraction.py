@@ -481,6 +481,8 @@ def test_topics_accept_lists_from_the_database():
         ("my mom remarried after my dad died, can she still get dic",
          "my mom remarried after my dad died, can she still get dic DIC survivors remarriage age 55"),
         ("can i get married and keep my va disability", "can i get married and keep my va disability"),
+        ("my dad is in a nursing home, can va help pay for it",
+         "my dad is in a nursing home, can va help pay for it Veterans Pension Aid and Attendance nursing home"),
         ("how long do i have to tell va about an er visit",
          "how long do i have to tell va about an er visit deadline must within emergency care notify VA within 72 hours"),
         ("my mom can't bathe herself", "my mom can't bathe herself aid and attendance"),
