@@ -533,6 +533,16 @@ def test_asked_about_a_death_not_service_connected_the_service_connected_case_do
         if "For a service-connected death" in text else "non-service-connected death" in text
 
 
+def test_asked_about_a_service_connected_death_the_other_case_does_not_lead():
+    units = {1: [("VA helps pay burial costs.", NEAR),
+                 ("For a non-service-connected death, VA pays a burial and a plot allowance.", ON_TOPIC),
+                 ("For a service-connected death, VA pays up to $2,000 toward burial costs.", NEAR)]}
+    text = generate("what burial benefits does va give for a service connected death", units, {1: 0.7}).text
+    assert text.startswith("For a service-connected death")
+    # Asked about service connection in general, neither case is weighed down.
+    assert generate("what is service connected", units, {1: 0.7}).text.startswith("For a non-service-connected")
+
+
 def test_how_many_is_answered_by_a_count_of_the_things_asked():
     # "Check your remaining months on your Post-9/11 statement" shares more words (and a "9/11"), but no count.
     units = {1: [("The GI Bill provides up to 36 months of benefits.", NEAR)],

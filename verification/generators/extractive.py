@@ -112,6 +112,9 @@ W_LEVEL = 0.2
 _NOT_CONNECTED_RE = re.compile(r"\b(?:non-?\s?service[- ]connected|not (?:been )?service[- ]connected)\b",
                                re.IGNORECASE)
 _SERVICE_CONNECTED_RE = re.compile(r"\bservice[- ]connected\b", re.IGNORECASE)
+# "Burial benefits for a service connected death": a sentence on a death not service connected is the other case.
+_CONNECTED_DEATH_RE = re.compile(r"\bservice[- ]connected (?:death|burial)\b|\bdied (?:of|from) (?:a |his |her )?service[- ]"
+                                 r"connected\b", re.IGNORECASE)
 W_OTHER_POLARITY = 0.2
 # "How many months of GI Bill do I get": a sentence giving a number of them answers it ("Check your remaining
 # months on your Post-9/11 GI Bill statement" shares more words and a "9/11", but no count).
@@ -232,6 +235,7 @@ def extractive_generate(
     q_entities = written | set(codes)
     wants_number = bool(_QUANTITY_QUESTION_RE.search(question))
     not_connected = bool(_NOT_CONNECTED_RE.search(question))
+    connected_death = not not_connected and bool(_CONNECTED_DEATH_RE.search(question))
     counted = _count_pattern(question)
     q_phrases = _word_runs(question)  # not cached: the cache holds sources' titles, which come back
     wants_form = bool(_APPLY_QUESTION_RE.search(question))
@@ -339,6 +343,8 @@ def extractive_generate(
                 score += W_COUNT  # "how many months": "up to 36 months of benefits"
             if not_connected and _SERVICE_CONNECTED_RE.search(text) and not _NOT_CONNECTED_RE.search(text):
                 score -= W_OTHER_POLARITY  # asked about a death not service connected, told of one that was
+            elif connected_death and _NOT_CONNECTED_RE.search(text):
+                score -= W_OTHER_POLARITY  # and the other way round: a service-connected death's burial
             scored.append((score + (W_LEVEL if levels & _row_levels(text) else 0.0), unit))
         if scored:
             by_chunk[chunk.number] = scored
