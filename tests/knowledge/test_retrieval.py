@@ -1,5 +1,3 @@
-from dataclasses import replace
-
 import pytest
 from django.db import connection
 
@@ -204,8 +202,9 @@ def test_a_source_holding_a_rare_word_of_the_question_takes_the_last_place(inges
     hits = kb.chunks_search(query="higher-level review", query_vector=vector, top_k=1)
     assert "t-tinnitus" not in {h.entry_id for h in hits}
     state = AnswerState(asked=question, request_id="r", text=question, vector=vector)
-    kept = _with_rare_word_source(state, hits)
+    kept = _with_rare_word_source(state, hits, kb.rare_words_find(text=question))
     assert [h.entry_id for h in kept[:-1]] == [h.entry_id for h in hits[:-1]]
     assert kept[-1].entry_id == "t-tinnitus" and kept[-1].rank == hits[-1].rank
     # Held already, or no rare word asked: the hits stay as they are.
-    assert _with_rare_word_source(replace(state, text="a higher-level review"), hits) == hits
+    assert _with_rare_word_source(state, hits, ["senior"]) == hits  # the Higher-Level Review page says it
+    assert _with_rare_word_source(state, hits, []) == hits

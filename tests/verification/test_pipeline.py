@@ -328,6 +328,13 @@ def test_a_spelling_correction_does_not_hide_a_question_outside_benefits():
     assert next(s for s in result.trace if s["stage"] == "spelling")["decision"] == "corrected"
 
 
+def test_a_rare_word_of_the_question_brings_its_source_and_leads_the_answer():
+    # Only the DIC rates page says "transitional"; the other DIC pages outrank it in search and in meaning.
+    result = answer_question(question="whats the dic transitional benefit", use_cache=False)
+    assert not result.refused and "$359.00" in result.answer
+    assert result.citations[0]["title"].startswith("DIC rates")
+
+
 def test_a_misspelled_question_is_read_with_the_knowledge_bases_words():
     # "raiting" was read as a term to define and refused; the question keeps the asker's spelling.
     result = answer_question(question="whats the raiting for ptsd at 50 precent", use_cache=False)

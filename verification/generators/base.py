@@ -31,6 +31,7 @@ class GenerationContext:
     codes: Sequence[str] = ()  # codes and forms the question names without writing them
     embedding_model: str = ""  # the model that made question_vector
     provider_name: str | None = None  # the embedding provider answering, when not the configured one
+    rare_words: Sequence[str] = ()  # the question's words the corpus holds only a few times
 
 
 class GenerationError(Exception):

@@ -17,7 +17,7 @@ import numpy as np
 
 from knowledge.patterns import dc_codes_find, va_forms_find
 from verification.generators.base import Generation, GenerationContext
-from verification.layers.citations import content_words
+from verification.layers.citations import content_words, source_words
 from verification.layers.types import SourceChunk
 
 MODEL_NAME = "extractive"
@@ -217,7 +217,7 @@ def extractive_generate(
     named in the schedule's words); those it writes are found in it here. ``condition_names`` (lower-case
     name → code) let a sentence that names another condition in words be told apart from one on the asked one.
     ``rare_words`` (stems) are the question's words the whole corpus holds only a few times
-    (knowledge.selectors.rare_words_find): a source holding one is weighed up.
+    (knowledge.selectors.rare_words_find, read once by the retrieval step): a source holding one is weighed up.
 
     The source holding the best-matching unit leads: its relevant sentences (or its rating table, for a
     rating question) come first, in its own order; the best sentence of the next sources follows when it
@@ -326,7 +326,7 @@ def extractive_generate(
             chunk_match += W_FORM_CHUNK
         if wants_rules and chunk_types.get(chunk.chunk_id) == "eligibility":
             chunk_match += W_ELIGIBILITY_CHUNK
-        if rare_words & _chunk_words(chunk):
+        if rare_words & source_words(chunk.title, chunk.content):
             chunk_match += W_RARE  # "the DIC transitional benefit": the one page that says "transitional"
         if _other_benefits_only(chunk, benefits) or _titled_for_another(chunk, specific):
             chunk_match -= W_OTHER_BENEFIT
@@ -553,15 +553,6 @@ def chunk_texts_clear() -> None:
     """Empty what ``chunk_texts_warm`` fills, as in a fresh worker (benchmarks and tests)."""
     for cached in (_codes_in, _row_levels, _title_benefits, _title_phrases):
         cached.cache_clear()
-
-
-def _chunk_words(chunk: SourceChunk) -> frozenset[str]:
-    return _text_words(f"{chunk.title}\n{chunk.content}")
-
-
-@functools.lru_cache(maxsize=4096)
-def _text_words(text: str) -> frozenset[str]:
-    return content_words(text)
 
 
 def _about(chunk: SourceChunk, entities: set[str]) -> bool:
@@ -867,5 +858,5 @@ class ExtractiveGenerator:
             question=lay_terms_expand(text=question), question_vector=context.question_vector, chunks=chunks,
             units=units, chunk_types=context.chunk_types, codes=context.codes,
             condition_names=kb.condition_names_get(), name_words=content_words(" ".join(e.text for e in benefits)),
-            benefits=frozenset(e.value for e in benefits), rare_words=content_words(" ".join(kb.rare_words_find(text=question))),
+            benefits=frozenset(e.value for e in benefits), rare_words=content_words(" ".join(context.rare_words)),
         )

@@ -51,7 +51,7 @@ def _context(state: AnswerState) -> GenerationContext:
     return GenerationContext(
         model=state.route.model, question_vector=state.vector, chunk_types=state.chunk_types or {},
         codes=tuple(state.entity_values(*RETRIEVAL_ENTITY_TYPES)), embedding_model=state.model_name,
-        provider_name=state.provider_name,
+        provider_name=state.provider_name, rare_words=state.rare_words,
     )
 
 

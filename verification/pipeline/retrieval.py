@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Sequence
 from dataclasses import replace
 
 from django.conf import settings
@@ -189,7 +190,8 @@ def retrieve(state: AnswerState) -> AnswerState:
         entity_ids=[pk for (kind, _), pk in entity_ids.items() if kind in RETRIEVAL_ENTITY_TYPES],
         provider_name=state.provider_name, topic=state.topic, source=state.source,
     )
-    hits = _with_rare_word_source(state, hits)
+    rare_words = tuple(kb.rare_words_find(text=state.text))
+    hits = _with_rare_word_source(state, hits, rare_words)
     benefits = kb.chunk_benefits_get(chunk_ids=[h.chunk_id for h in hits]) if state.entity_values("benefit") else {}
     chunks = tuple(
         SourceChunk(number=h.rank, chunk_id=h.chunk_id, entry_id=h.entry_id, title=h.title, url=h.url,
@@ -199,14 +201,16 @@ def retrieve(state: AnswerState) -> AnswerState:
         for h in hits
     )
     return replace(
-        state, entity_ids=entity_ids, chunks=chunks, chunk_types={h.chunk_id: h.type for h in hits},
-        chunk_sources={h.chunk_id: h.source_id for h in hits},
+        state, entity_ids=entity_ids, chunks=chunks, rare_words=rare_words,
+        chunk_types={h.chunk_id: h.type for h in hits}, chunk_sources={h.chunk_id: h.source_id for h in hits},
         retrieved=retrieved_rows(hits),
         decision=f"{len(chunks)} chunks",
     )
 
 
-def _with_rare_word_source(state: AnswerState, hits: list[kb.ChunkHit]) -> list[kb.ChunkHit]:
+def _with_rare_word_source(
+    state: AnswerState, hits: list[kb.ChunkHit], rare_words: Sequence[str],
+) -> list[kb.ChunkHit]:
     """Put the best source holding a rare word of the question in the last place when none retrieved holds it.
 
     "What's the DIC transitional benefit": "transitional" is in one chunk of the corpus, the DIC rates; the
@@ -216,7 +220,7 @@ def _with_rare_word_source(state: AnswerState, hits: list[kb.ChunkHit]) -> list[
     if not hits:
         return hits
     held = " ".join(f"{h.title} {h.content}".lower() for h in hits)
-    missing = [word for word in kb.rare_words_find(text=state.text) if not re.search(rf"\b{re.escape(word)}\b", held)]
+    missing = [word for word in rare_words if not re.search(rf"\b{re.escape(word)}\b", held)]
     if not missing:
         return hits
     found = kb.chunks_search(query=" ".join(missing), query_vector=state.vector, top_k=1, dense_weight=0.0,

@@ -112,6 +112,7 @@ class AnswerState:
     # Retrieval.
     chunks: tuple[SourceChunk, ...] = ()
     chunk_types: Mapping[int, str] | None = None
+    rare_words: tuple[str, ...] = ()  # the question's words the corpus holds only a few times (retrieve)
     chunk_sources: Mapping[int, int] | None = None
     retrieved: tuple[Mapping[str, Any], ...] = ()
     best_score: float = 0.0
