@@ -230,6 +230,7 @@ def test_an_application_question_is_answered_with_the_form():
     form = [("You apply for Individual Unemployability on VA Form 21-8940 with your employment history.", OFF)]
     units, scores = {1: rules, 2: form}, {1: 0.72, 2: 0.6}
     assert "21-8940" in generate("how do i apply for unemployability", units, scores).text
+    assert "21-8940" in generate("is there a special form for unemployability", units, scores).text
     # Not asked how to apply: the form's sentence is too far from the question to join.
     assert "21-8940" not in generate("what does unemployability need", units, scores).text
 
@@ -419,7 +420,8 @@ def test_the_sentence_that_answers_leads_when_it_clearly_outscores_the_sources_o
     # A near tie keeps the source's own order, and a sentence adding to the one before it never leads.
     close = {1: [("A supplemental claim is filed on VA Form 20-0995 with new evidence.", ON_TOPIC),
                  ("You can file a supplemental claim at any time; within 1 year protects the date.", NEAR)]}
-    assert generate("how long do i have to file a supplemental claim", close, {1: 0.7}).text.startswith("A supplemental")
+    # (Asked without a time limit: a sentence stating the limit asked for is no tie.)
+    assert generate("when can i file a supplemental claim", close, {1: 0.7}).text.startswith("A supplemental")
     additive = {1: [("A supplemental claim is filed on VA Form 20-0995 with new evidence.", OFF),
                     ("Your letter may also say you can file a supplemental claim within 1 year.", ON_TOPIC)]}
     assert generate("how long do i have to file a supplemental claim", additive, {1: 0.7}).text.startswith("A supplemental")
@@ -555,6 +557,25 @@ def test_how_many_is_answered_by_a_count_of_the_things_asked():
     assert generate("how many times can i use it", units, {1: 0.69, 2: 0.7}).text.startswith("A one-time")
 
 
+def test_a_time_limit_question_is_answered_by_the_limit_not_by_another_figure():
+    # "How long do I have to convert SGLI": "within 1 year and 120 days", not the $500,000 that shares more words.
+    units = {1: [("VGLI can be any amount up to your SGLI coverage, to a maximum of $500,000.", ON_TOPIC),
+                 ("You must apply within 1 year and 120 days from the day your service ends.", NEAR)]}
+    text = generate("how long do i have to convert sgli to vgli", units, {1: 0.7}).text
+    assert text.startswith("You must apply within 1 year and 120 days")
+    # A length of benefits is not a time limit: the rule on when eligibility ends leads.
+    units = {1: [("VR&E generally provides up to 48 months of entitlement.", ON_TOPIC),
+                 ("Your basic period of eligibility ends 12 years from your separation.", NEAR)]}
+    assert generate("is there a time limit on vr&e", units, {1: 0.7}).text.startswith("Your basic period")
+
+
+def test_a_sentence_adding_to_another_does_not_lead_even_when_its_also_comes_late():
+    units = {1: [("Deadlines for reviewing a decision: a Higher-Level Review is due within one year.", NEAR),
+                 ("A Board Appeal (VA Form 10182) must also be filed within one year of the decision letter.", LEAD)]}
+    text = generate("how long do I have to appeal a board decision letter", units, {1: 0.7}).text
+    assert text.startswith("Deadlines for reviewing")
+
+
 def test_an_answer_led_by_one_programs_page_borrows_nothing_from_anothers():
     vre = replace(chunk(1, 1, 0.7), title="VR&E eligibility for veterans", benefits=frozenset({"vre"}))
     pension = replace(chunk(2, 2, 0.69), title="Can I get VA pension and compensation at the same time?",
@@ -671,6 +692,13 @@ def test_an_eligibility_question_is_answered_by_the_source_of_eligibility_rules(
     assert answer.startswith("The caregiver program needs")
     # Not asked who qualifies: the closest sentence leads.
     assert generate("what does the caregiver program offer", units, scores, types).text.startswith("Caregivers of")
+    # "Do I need a rating to get VA health care" asks what the benefit requires: the rules answer, not a
+    # sentence on what a rating level needs.
+    rating = [("A veteran does not need every listed symptom to reach a rating level.", ON_TOPIC)]
+    rules = [("Veterans who served and were not dishonorably discharged can enroll in health care.", ON_TOPIC)]
+    answer = generate("do i need a rating to get va health care", {1: rating, 2: rules}, scores,
+                      {1: "explainer", 2: "eligibility"}).text
+    assert answer.startswith("Veterans who served")
 
 
 def table_or_rule(question: str, code: str, table_title: str, table: list, rule_title: str, rule: list) -> str:

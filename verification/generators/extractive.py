@@ -56,14 +56,20 @@ _APPLY_QUESTION_RE = re.compile(
     r"\b(?:(?:how|where) (?:do|can|would|should|does|did) (?:i|we|you|my \w+|he|she|they) (?:\w+ )?"
     r"(?:apply|file|sign up|request|enroll|add|appeal|submit|claim|ask for|report|switch|transfer|convert)|"
     r"what (?:form|forms|paperwork)|which (?:form|forms)|what do (?:i|we|they) (?:file|fill out|submit|send|use)|"
-    r"form (?:do|does|should|to))\b",
+    r"form (?:do|does|should|to)|"
+    # "Is there a special form for an increase or do I use the same one".
+    r"(?:is there|do (?:i|you|we) need|need) (?:a |an |any )?(?:special |separate |different |specific |"
+    r"particular |new )?(?:va )?forms?|same form)\b",
     re.IGNORECASE,
 )
 # "Who qualifies for the caregiver program": a source written as the benefit's eligibility rules answers, not
 # one that says "caregivers of veterans who do not qualify can still ...".
 _ELIGIBILITY_QUESTION_RE = re.compile(
     r"\b(?:who (?:qualifies|is eligible|can (?:get|apply|use|receive))|eligib\w*|qualif(?:y|ies|ications?)|"
-    r"requirements? (?:for|to get))\b", re.IGNORECASE)
+    r"requirements? (?:for|to get)|"
+    # "Do I need a rating to get VA health care", "do you have to be 100% to use it": what a benefit requires.
+    r"(?:do|does) (?:i|you|we|he|she|they|a veteran) (?:need|have to (?:be|have)) [^.?!]{1,40} to "
+    r"(?:get|use|qualify|enroll|apply|receive))\b", re.IGNORECASE)
 W_ELIGIBILITY_CHUNK = 0.25
 # Questions on how a condition is connected or when it can be claimed, not on its levels: "secondary to PTSD",
 # "20 years after I got out", "too late to file".
@@ -119,6 +125,11 @@ W_OTHER_POLARITY = 0.2
 # "How many months of GI Bill do I get": a sentence giving a number of them answers it ("Check your remaining
 # months on your Post-9/11 GI Bill statement" shares more words and a "9/11", but no count).
 _HOW_MANY_RE = re.compile(r"\bhow many (\w+)", re.IGNORECASE)
+# "How long do I have to convert SGLI", "what's the time limit to file": asks for a time limit, which sources
+# give as "within 1 year and 120 days" or "no later than 1 year".
+_TIME_LIMIT_QUESTION_RE = re.compile(
+    r"\bhow (?:long|much time) (?:do|does|did|will) (?:i|we|you|he|she|they|my \w+|a \w+) (?:have|get)\b|"
+    r"\b(?:deadline|time limit)\b", re.IGNORECASE)
 _NUMBER_WORDS = r"\d[\d,.]*|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty"
 W_COUNT = 0.25
 # A source holding a word of the question that the whole corpus holds only a few times (rare_words).
@@ -175,7 +186,7 @@ _EXAMPLE_TITLE_RE = re.compile(r"\bexamples?\b", re.IGNORECASE)
 # A table's introducing sentence comes with its rows when it says something: at least this many words.
 CAPTION_MIN_WORDS = 6
 # "Your rating decision may also say ...": a sentence that adds to the one before it, early on.
-_ADDITIVE_RE = re.compile(r"^(?:\W*\S+\s+){0,6}?(?:also|too|as well|likewise|either|however|instead|though)\b", re.IGNORECASE)
+_ADDITIVE_RE = re.compile(r"^(?:\W*\S+\s+){0,8}?(?:also|too|as well|likewise|either|however|instead|though)\b", re.IGNORECASE)
 # The best sentence leads when it outscores the source's opening sentence by this much; closer scores are
 # noise, and the source's own order reads better. Chosen on fresh questions read by hand (a 0.02 to 0.04 lead
 # put a side fact first; 0.08 to 0.46 put the answer first).
@@ -246,6 +257,7 @@ def extractive_generate(
     levels = levels_asked(levels_text) if _RATING_QUESTION_RE.search(levels_text) and \
         not _COMBINED_RE.search(question) else frozenset()
     by_chunk: dict[int, list[tuple[float, Unit]]] = {}
+    counted_units: set[int] = set()
     # The sources that name a code or form the question names come first, then the closest in meaning; one
     # holding the level asked about (among the close ones) is always read.
     def named(c: SourceChunk, entities: set[str] = q_entities) -> bool:
@@ -340,7 +352,11 @@ def extractive_generate(
             unit = Unit(chunk.number, position, text, np.asarray(vector, dtype=np.float32))
             score = _unit_score(unit, question_vector, aspect_words, unit_entities, chunk_match, wants_number, wants_form)
             if counted and counted.search(text):
-                score += W_COUNT  # "how many months": "up to 36 months of benefits"
+                # "How many months", "how long do I have to": a count of the thing asked ("up to 36 months of
+                # benefits", "within 1 year and 120 days") is the number asked for, more than any figure
+                # ("up to $500,000"), which earns W_NUMBER too. It orders; the floors are set without it.
+                score += W_COUNT + W_NUMBER
+                counted_units.add(id(unit))
             if not_connected and _SERVICE_CONNECTED_RE.search(text) and not _NOT_CONNECTED_RE.search(text):
                 score -= W_OTHER_POLARITY  # asked about a death not service connected, told of one that was
             elif connected_death and _NOT_CONNECTED_RE.search(text):
@@ -368,13 +384,15 @@ def extractive_generate(
         best_score, best_unit = max(with_level, key=lambda c: c[0])
     primary = by_chunk[best_unit.chunk_number]
     chunk_of = {c.number: c for c in chunks}
+    # The floors other sentences must reach are set by how well the best one matches, not by its count bonus.
+    floor_base = best_score - (W_COUNT + W_NUMBER if id(best_unit) in counted_units else 0.0)
 
     chosen = _rating_rows(levels_text, chunk_of[best_unit.chunk_number], primary, chunk_types, levels=levels)
     if chosen and _HIGHEST_RE.search(question):
         chosen = _highest_stated(chosen, [u for _, u in primary], chunk_of[best_unit.chunk_number])
     leading = best_unit.chunk_number
     if not chosen:
-        floor = PRIMARY_FLOOR * best_score
+        floor = PRIMARY_FLOOR * floor_base
         chosen = _with_antecedents([u for s, u in sorted(primary, key=lambda c: -c[0]) if s >= floor][:PRIMARY_UNITS],
                                    [u for _, u in primary])
         chosen = _with_successors(chosen, [u for _, u in primary], q_words)
@@ -409,7 +427,7 @@ def extractive_generate(
     allowed_codes = q_entities or (_codes_in(chunk_of[leading].content) | _conditions_in(chunk_of[leading].content,
                                                                                         names))
     for score, unit in others:
-        if len(used_chunks) > EXTRA_SOURCES or score < EXTRA_FLOOR * best_score:
+        if len(used_chunks) > EXTRA_SOURCES or score < EXTRA_FLOOR * floor_base:
             break
         if unit.chunk_number in used_chunks or total + len(unit.text) > MAX_CHARS:
             continue
@@ -486,9 +504,14 @@ _title_phrases = functools.lru_cache(maxsize=16384)(_word_runs)
 
 
 def _count_pattern(question: str) -> re.Pattern | None:
-    """For "how many <things>", a pattern for a count of them ("36 months", "up to 12 more weeks")."""
+    """For "how many <things>", a pattern for a count of them ("36 months", "up to 12 more weeks"); for a time
+    limit ("how long do I have to"), a span the sentence sets as a limit ("within 1 year and 120 days", "ends 12
+    years from"), not a length of benefits ("up to 48 months")."""
     match = _HOW_MANY_RE.search(question)
     if not match:
+        if _TIME_LIMIT_QUESTION_RE.search(question):
+            return re.compile(rf"\b(?:within|no later than|ends?|expires?)\s+(?:the\s+)?(?:first\s+)?"
+                              rf"(?:{_NUMBER_WORDS})\s+(?:days?|weeks?|months?|years?)\b", re.IGNORECASE)
         return None
     noun = re.escape(match.group(1).lower().removesuffix("s"))
     return re.compile(rf"\b(?:{_NUMBER_WORDS})(?:\s+\w+)?\s+{noun}s?\b", re.IGNORECASE)  # not "one-time"
