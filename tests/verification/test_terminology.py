@@ -140,6 +140,9 @@ NOT_DEFINITIONAL = [
     "What is \u00a7 3.310?",
     "What should I bring to my C&P exam?",
     "What is the maximum amount of time I have to appeal a rating decision made by the regional office?",
+    "whats the max coverage for VGLI",
+    "What is the minimum rating for VA health care?",
+    "what's the highest premium",
     "",
     "?",
 ]
