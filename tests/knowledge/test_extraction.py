@@ -298,6 +298,7 @@ def test_topics_accept_lists_from_the_database():
         ("the phone keeps ringing about my claim", "the phone keeps ringing about my claim"),
         # Claims in a veteran's words get VA's name for them.
         ("is there a way to hold my spot", "is there a way to hold my spot intent to file"),
+        ("whats the deadline to use my gi bill", "whats the deadline to use my gi bill time limit expire"),
         ("can I file before I get out of the Army", "can I file before I get out of the Army Benefits Delivery at Discharge"),
         ("can my wife write a letter for my claim", "can my wife write a letter for my claim buddy statement"),
         ("my knee messed up my hip", "my knee messed up my hip secondary"),
