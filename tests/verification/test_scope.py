@@ -106,6 +106,8 @@ OTHER_AGENCY_QUESTIONS = [
     ("My employer won't rehire me after deployment, is that a USERRA violation?", DOL),
     ("When is military retired pay deposited?", DFAS),
     ("How do I log in to myPay?", DFAS),
+    ("what's the combat pay rate for deployed soldiers this year", DFAS),
+    ("how do i file a workers comp claim for hurting my back at my civilian job", "State workers' compensation board"),
     ("what is the BAH rate for fort hood", DFAS),
     ("how do i get my medals replaced", DOD),
     ("Who do I call about my military pay?", DFAS),
@@ -345,6 +347,11 @@ OUTSIDE_BENEFITS_QUESTIONS = [
     "can the va help me find a date",
     "can i get disability for a broken heart from my divorce",
     "can i use the gi bill to pay off my credit card",
+    "can i claim service connection for my fantasy football team losing",
+    "tell me a joke about the va claims process",
+    "can i use my va home loan to buy a house in minecraft",
+    "how many push ups do i need to pass the army fitness test",
+    "should i skip knee surgery so my va rating stays high",
 ]
 NEAR_DOMAIN_IN_SCOPE = [
     "How does divorce affect my VA disability?",
@@ -417,6 +424,10 @@ NEAR_DOMAIN_IN_SCOPE = [
     "what are the symptoms of ptsd for a 70 percent rating",
     "can my gi bill pay for my kids college",
     "does va help with a car for a veteran with no legs",
+    "i got hurt doing push ups in basic training can i claim it",
+    "i hurt my back during the army fitness test can i get service connected",
+    "how is a knee rated after surgery",
+    "does workers comp affect my va disability",
 ]
 
 
