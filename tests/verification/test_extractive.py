@@ -785,6 +785,42 @@ def test_a_bare_tens_figure_beside_a_written_level_is_a_level_asked():
     assert levels_asked("ankle rated 10 percent what do i need for 20") == frozenset({10, 20})
     assert levels_asked("knee rated 10% and i can bend to 60 degrees") == frozenset({10})
     assert levels_asked("what do i need for 20") == frozenset()  # no level written: a bare figure is not one
+    # The asker's own level taken out of the question, the bare figure is still asked about.
+    assert levels_asked(" for depression, what gets me bumped to 70",
+                        asked_as="im at 50% for depression, what gets me bumped to 70") == frozenset({70})
+
+
+def test_the_level_asked_beside_the_askers_own_gets_its_row():
+    table = [("The mental disorders formula in 38 CFR 4.130:", LEAD), ("10% — mild or transient symptoms", OFF),
+             ("50% — reduced reliability and productivity", OFF), ("70% — deficiencies in most areas", OFF)]
+    chunks = [SourceChunk(number=1, chunk_id=1, entry_id="e1", title="Mental disorders formula",
+                          url="https://www.ecfr.gov/1", content="", score=0.6)]
+    answer = extractive_generate(question="im at 50% for depression, what do i need to get bumped to 70",
+                                 question_vector=QUESTION_VECTOR, chunks=chunks, units={1: table},
+                                 chunk_types={1: "rating_table"}).text
+    assert "70% — deficiencies in most areas" in answer and "10% — mild" not in answer
+
+
+def test_a_question_for_every_level_is_led_by_the_source_holding_them_all():
+    # The mental disorders formula is split across sources, one part of its levels each; a condition's page
+    # holding all six answers "rating chart all levels".
+    part = [("The mental disorders formula, its middle levels:", LEAD), ("50% — reduced reliability", OFF),
+            ("70% — deficiencies in most areas", OFF)]
+    whole = [("Anxiety is rated under the mental disorders formula.", LEAD)] + [
+        (f"{level}% — level {level}", OFF) for level in (0, 10, 30, 50, 70, 100)]
+    chunks = [SourceChunk(number=1, chunk_id=1, entry_id="e1", title="Mental disorders formula, middle levels",
+                          url="https://www.ecfr.gov/1", content="", score=0.62),
+              SourceChunk(number=2, chunk_id=2, entry_id="e2", title="Anxiety, DC 9400",
+                          url="https://www.ecfr.gov/2", content="", score=0.6)]
+    types = {1: "rating_table", 2: "rating_table"}
+
+    def answer(question: str) -> str:
+        return extractive_generate(question=question, question_vector=QUESTION_VECTOR, chunks=chunks,
+                                   units={1: part, 2: whole}, chunk_types=types).text
+
+    assert answer("mental disorders rating chart all levels please").startswith("Anxiety is rated")
+    # Not asked for every level: the source ranked first leads.
+    assert answer("what is the mental disorders rating").startswith("The mental disorders formula")
 
 
 def test_a_table_of_one_row_is_followed_by_its_notes():

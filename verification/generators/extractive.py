@@ -101,6 +101,13 @@ _BARE_LEVEL_RE = re.compile(
     r"\b(?:for|to|get|reach|at|an?|the)\s+(\d{2,3})\b(?![\d,.]|\s*(?:%|percent\b|per cent\b|years?\b|yrs?\b|"
     r"months?\b|days?\b|weeks?\b|hours?\b|minutes?\b|degrees?\b|mm\b|millimeters?\b|times?\b|dollars?\b|"
     r"mets?\b|lbs?\b|pounds?\b|feet\b|ft\b|inches\b|miles?\b|db\b|decibels?\b))", re.IGNORECASE)
+# "Anxiety rating chart all levels please": the whole table is asked for, so a source holding every level
+# leads over one part of a table split across sources (the mental disorders formula, level by level).
+_ALL_LEVELS_RE = re.compile(r"\b(?:all|every|each)(?: of)?(?: the)? (?:levels?|ratings?|percent\w*)\b|"
+                            r"\b(?:rating )?(?:chart|breakdown)s?\b|\bfull (?:rating|table|chart|list|schedule)\b",
+                            re.IGNORECASE)
+W_ALL_LEVELS = 0.2
+ALL_LEVELS_ROWS = 4
 # "Is 50% the highest you can get for headaches", "what's the max rating for tinnitus".
 _HIGHEST_RE = re.compile(r"\b(?:highest|maximum|max|top (?:rating|level|percent\w*))\b|\bthe most (?:you|i|one|a vet\w*) "
                          r"(?:can|could) (?:get|receive)\b", re.IGNORECASE)
@@ -251,10 +258,16 @@ def extractive_generate(
     q_phrases = _word_runs(question)  # not cached: the cache holds sources' titles, which come back
     wants_form = bool(_APPLY_QUESTION_RE.search(question))
     wants_rules = bool(_ELIGIBILITY_QUESTION_RE.search(question))
+    wants_all = bool(_ALL_LEVELS_RE.search(question))
     # The question without the asker's own rating; "how do I file for an increase on my knee rating" asks for
     # the way to file, not for the knee's levels, so an apply question asks for no table.
     levels_text = "" if wants_form else _TEMPORARY_TOTAL_RE.sub(" ", _OWN_RATING_RE.sub(" ", question))
-    levels = levels_asked(levels_text) if _RATING_QUESTION_RE.search(levels_text) and \
+    if levels_text != question and not _RATING_QUESTION_RE.search(levels_text) \
+            and levels_asked(levels_text, asked_as=question):
+        # "I'm at 50% for depression, what gets me bumped to 70": with the asker's own level out, the bare 70
+        # is still the rating asked about.
+        levels_text += " rating"
+    levels = levels_asked(levels_text, asked_as=question) if _RATING_QUESTION_RE.search(levels_text) and \
         not _COMBINED_RE.search(question) else frozenset()
     by_chunk: dict[int, list[tuple[float, Unit]]] = {}
     counted_units: set[int] = set()
@@ -338,6 +351,8 @@ def extractive_generate(
             chunk_match += W_FORM_CHUNK
         if wants_rules and chunk_types.get(chunk.chunk_id) == "eligibility":
             chunk_match += W_ELIGIBILITY_CHUNK
+        if wants_all and sum(1 for text, _ in units.get(chunk.chunk_id, ()) if _ROW_RE.match(text)) >= ALL_LEVELS_ROWS:
+            chunk_match += W_ALL_LEVELS
         if rare_words & source_words(chunk.title, chunk.content):
             chunk_match += W_RARE  # "the DIC transitional benefit": the one page that says "transitional"
         if _other_benefits_only(chunk, benefits) or _titled_for_another(chunk, specific):
@@ -761,14 +776,15 @@ def _with_list_items(chosen: list[Unit], units: list[Unit]) -> list[Unit]:
     return chosen + added
 
 
-def levels_asked(question: str) -> frozenset[int]:
+def levels_asked(question: str, *, asked_as: str | None = None) -> frozenset[int]:
     """Return the rating levels a question names ("at 70 percent", "a 30% rating").
 
     Beside a level written with its unit, a bare tens figure counts too: "rated 10 percent, what do I need
-    for 20" asks about the 20% row.
+    for 20" asks about the 20% row. ``asked_as`` is the question as asked when ``question`` has the asker's own
+    rating taken out: "I'm at 50% for depression, what gets me bumped to 70" still writes its levels in percent.
     """
     written = frozenset(int(n) for n in _LEVEL_ASKED_RE.findall(question) if int(n) <= 100)
-    if not written:
+    if not written and not (asked_as and _LEVEL_ASKED_RE.search(asked_as)):
         return written
     return written | {int(n) for n in _BARE_LEVEL_RE.findall(question) if int(n) <= 100 and int(n) % 10 == 0}
 
