@@ -299,6 +299,9 @@ def test_topics_accept_lists_from_the_database():
         # Claims in a veteran's words get VA's name for them.
         ("is there a way to hold my spot", "is there a way to hold my spot intent to file"),
         ("whats the deadline to use my gi bill", "whats the deadline to use my gi bill time limit expire"),
+        ("my scar hurts", "my scar hurts painful or unstable scars"),
+        ("scars that dont hurt", "scars that dont hurt scars area square inches"),
+        ("my shoulder pops out a lot", "my shoulder pops out a lot recurrent dislocation of the shoulder humerus"),
         ("can I file before I get out of the Army", "can I file before I get out of the Army Benefits Delivery at Discharge"),
         ("can my wife write a letter for my claim", "can my wife write a letter for my claim buddy statement"),
         ("my knee messed up my hip", "my knee messed up my hip secondary"),

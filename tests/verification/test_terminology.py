@@ -143,6 +143,7 @@ NOT_DEFINITIONAL = [
     "whats the max coverage for VGLI",
     "What is the minimum rating for VA health care?",
     "what's the highest premium",
+    "whats the full rating chart for back problems",
     "",
     "?",
 ]
