@@ -306,6 +306,9 @@ def test_topics_accept_lists_from_the_database():
         ("what can i send to make my claim go faster",
          "what can i send to make my claim go faster Fully Developed Claim faster decision evidence up front"),
         ("which review option is fastest", "which review option is fastest how long it takes on average"),
+        ("how much more pension if the vet is in a nursing home",
+         "how much more pension if the vet is in a nursing home primary residence net worth "
+         "Veterans Pension Aid and Attendance nursing home"),
         ("scars that dont hurt", "scars that dont hurt scars area square inches"),
         ("my shoulder pops out a lot", "my shoulder pops out a lot recurrent dislocation of the shoulder humerus"),
         ("can I file before I get out of the Army", "can I file before I get out of the Army Benefits Delivery at Discharge"),
@@ -367,6 +370,9 @@ def test_topics_accept_lists_from_the_database():
         ("my neck pain radiates down my arm", "my neck pain radiates down my arm"),
         ("back pain and numbness in my leg", "back pain and numbness in my leg"),
         ("which review option is fastest", "which review option is fastest how long it takes on average"),
+        ("how much more pension if the vet is in a nursing home",
+         "how much more pension if the vet is in a nursing home primary residence net worth "
+         "Veterans Pension Aid and Attendance nursing home"),
         ("how do i claim a condition caused by va medical care", "how do i claim a condition caused by va medical care 1151"),
         ("can va take my disability for child support", "can va take my disability for child support apportionment"),
         ("can my kids use my GI bill", "can my kids use my GI bill transfer of entitlement spouse or child"),
