@@ -340,6 +340,20 @@ def test_the_best_full_text_hit_is_read_from_below_the_best_few():
     assert text(1).startswith("Military retired pay is reduced")
 
 
+def test_a_broad_benefit_named_does_not_set_aside_a_source_on_a_narrower_one():
+    # "Prostate cancer VA disability percentage": "disability" names compensation, on nearly every source; the
+    # cancer table, linked to SMC (it mentions SMC for loss of use), still answers.
+    explainer = [("A VA disability rating is a percentage that reflects how severe a condition is.", ON_TOPIC)]
+    table = [("DC 7528 prostate cancer is rated in 38 CFR 4.115b:", ON_TOPIC), ("100% — active malignancy", OFF)]
+    chunks = [replace(chunk(1, 1, 0.7), benefits=frozenset({"disability_compensation"})),
+              replace(chunk(2, 2, 0.69), benefits=frozenset({"smc"})), chunk(3, 3, 0.6), chunk(4, 4, 0.59)]
+    units = {1: explainer, 2: table, 3: [("Another rule.", OFF)], 4: [("A third rule.", OFF)]}
+    text = extractive_generate(question="prostate cancer va disability percentage", question_vector=QUESTION_VECTOR,
+                               chunks=chunks, units=units, chunk_types={2: "rating_table"},
+                               benefits=frozenset({"disability_compensation"})).text
+    assert "100% — active malignancy" in text
+
+
 def test_a_sentence_from_a_source_off_the_named_benefit_does_not_join_its_answer():
     overview = [("Voc rehab helps veterans with service-connected disabilities find and keep suitable jobs.", ON_TOPIC)]
     hospital = [("A hospital stay must last longer than 21 days for a temporary total rating.", LEAD)]

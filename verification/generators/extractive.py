@@ -299,7 +299,7 @@ def extractive_generate(
     specific = benefits - BROAD_BENEFITS
 
     def benefit_rank(c: SourceChunk) -> int:
-        if _other_benefits_only(c, benefits) or _titled_for_another(c, specific):
+        if _other_benefits_only(c, specific) or _titled_for_another(c, specific):
             return 2
         if len(specific) > 1 and _on_every(c, specific):
             return -1  # "Can I use voc rehab and the GI Bill": the page on both answers before a page on one
@@ -355,7 +355,7 @@ def extractive_generate(
             chunk_match += W_ALL_LEVELS
         if rare_words & source_words(chunk.title, chunk.content):
             chunk_match += W_RARE  # "the DIC transitional benefit": the one page that says "transitional"
-        if _other_benefits_only(chunk, benefits) or _titled_for_another(chunk, specific):
+        if _other_benefits_only(chunk, specific) or _titled_for_another(chunk, specific):
             chunk_match -= W_OTHER_BENEFIT
         # "Conditions with their own codes, such as flatfoot (DC 5276)": another code's table names the asked
         # code only to send it elsewhere, so its sentences earn nothing for naming it.
