@@ -306,6 +306,8 @@ def test_topics_accept_lists_from_the_database():
         ("what can i send to make my claim go faster",
          "what can i send to make my claim go faster Fully Developed Claim faster decision evidence up front"),
         ("which review option is fastest", "which review option is fastest how long it takes on average"),
+        ("ptsd va disability percentage", "ptsd va disability percentage posttraumatic stress disorder"),
+        ("can i get ptsd secondary to my back rating", "can i get ptsd secondary to my back rating"),
         ("how much more pension if the vet is in a nursing home",
          "how much more pension if the vet is in a nursing home primary residence net worth "
          "Veterans Pension Aid and Attendance nursing home"),
@@ -370,6 +372,8 @@ def test_topics_accept_lists_from_the_database():
         ("my neck pain radiates down my arm", "my neck pain radiates down my arm"),
         ("back pain and numbness in my leg", "back pain and numbness in my leg"),
         ("which review option is fastest", "which review option is fastest how long it takes on average"),
+        ("ptsd va disability percentage", "ptsd va disability percentage posttraumatic stress disorder"),
+        ("can i get ptsd secondary to my back rating", "can i get ptsd secondary to my back rating"),
         ("how much more pension if the vet is in a nursing home",
          "how much more pension if the vet is in a nursing home primary residence net worth "
          "Veterans Pension Aid and Attendance nursing home"),
