@@ -136,9 +136,20 @@ _RATING_RE = re.compile(
     r"(?!\d|[.,/-]\d|\s*(?:years?|months?|days?|weeks?|dollars?)\b)",
     re.IGNORECASE,
 )
+# "50, 20 and 10, VA says 60 combined; do I qualify for unemployability?": the ratings are the story, TDIU's
+# rules (which read the combined figure and the highest rating) are what is asked.
+_OTHER_QUESTION_RE = re.compile(r"\b(?:unemployab\w*|tdiu|individual unemployability)\b", re.IGNORECASE)
 # "not 100%", "make 80", "is only 30%": the total the asker expected, not a rating.
 _BELIEF_BEFORE_RE = re.compile(r"\b(?:not|make|makes|equal|equals|be|only|is that|get|gives?|to|hit|reach)\s*$",
                                re.IGNORECASE)
+# "VA says I'm 60 combined", "VA says my combined is 80": a combined figure someone stated, not a rating to
+# combine (counted as one, "70, 20, 10, 10, VA says 80" made 100%). "My combined is 70 and I just got 30"
+# still combines the two.
+_STATED_BEFORE_RE = re.compile(
+    r"(?:\b(?:says?|said|told me|tells me|shows?|showed|gave me|gives me|lists?|listed|puts? me at|has me at|"
+    r"have me at|had me at)\s+(?:(?:i'?m|im|i am|me|my|it'?s|its|it is|that|the|a|an|at)\s+)*"
+    r"(?:(?:combined|total|overall|ratings?)\s+)*(?:(?:is|was|of|at|as)\s+)?)$",
+    re.IGNORECASE)
 # "4 different things rated at 10% each": a count of equal ratings.
 _COUNT_EACH_RE = re.compile(
     r"\b(?P<count>two|three|four|five|six|seven|eight|nine|ten|[2-9])\b[^.?!\d]{0,40}?"
@@ -179,11 +190,11 @@ def combined_question_parse(*, text: str) -> CombinedQuestion | None:
     rated 10% each, why is my combined rating only 30%".
     """
     trigger = _COMBINE_RE.search(text)
-    if not trigger:
+    if not trigger or _OTHER_QUESTION_RE.search(text):
         return None
     found, believed = [], None
     for match in _RATING_RE.finditer(text):
-        if _BELIEF_BEFORE_RE.search(text[: match.start()]):
+        if _BELIEF_BEFORE_RE.search(text[: match.start()]) or _STATED_BEFORE_RE.search(text[: match.start()]):
             believed = int(match.group("value"))
         else:
             found.append(match)

@@ -77,3 +77,21 @@ def test_rounding_to_the_nearest_ten_with_fives_up(value, rounded):
 def test_ratings_must_be_whole_percentages(bad):
     with pytest.raises(RatingInvalid):
         combined_rating(ratings=bad)
+
+
+def test_a_combined_figure_someone_stated_is_not_a_rating_to_combine():
+    from verification.combined_ratings import combined_question_parse
+    asked = combined_question_parse(text="Im rated PTSD 70, back 20, tinnitus 10, left knee 10. VA says my combined "
+                                         "is 80 but the way i figure it should be 90. who's right?")
+    assert asked.ratings == (70, 20, 10, 10) and asked.believed == 90
+    asked = combined_question_parse(text="I have 50, 20 and 10 and va says im 60 combined, is that right")
+    assert asked.ratings == (50, 20, 10) and asked.believed == 60
+    # The asker's own combined rating and a new one still combine.
+    assert combined_question_parse(text="my combined rating is 70 and I just got 30, what is my new combined"
+                                   ).ratings == (70, 30)
+
+
+def test_a_question_about_unemployability_is_not_a_calculation():
+    from verification.combined_ratings import combined_question_parse
+    assert combined_question_parse(text="Im 50% ptsd, 20% back and 10% tinnitus and va says im 60 combined. "
+                                        "do i qualify for unemployability?") is None
