@@ -340,6 +340,23 @@ def test_the_best_full_text_hit_is_read_from_below_the_best_few():
     assert text(1).startswith("Military retired pay is reduced")
 
 
+def test_a_claim_or_review_asked_about_a_condition_is_not_answered_with_its_table():
+    table = [("DC 6260 tinnitus is rated in 38 CFR 4.87:", ON_TOPIC), ("10% — recurrent tinnitus", OFF)]
+    rule = [("Your own statement that your ears have rung since service can support a tinnitus claim.", ON_TOPIC)]
+    chunks = [SourceChunk(number=1, chunk_id=1, entry_id="e1", title="Tinnitus, DC 6260", url="https://www.ecfr.gov/1",
+                          content="DC 6260", score=0.7, diagnostic_code="6260"),
+              SourceChunk(number=2, chunk_id=2, entry_id="e2", title="Tinnitus claims", url="https://www.va.gov/2",
+                          content="", score=0.68)]
+
+    def answer(question: str) -> str:
+        return extractive_generate(question=question, question_vector=QUESTION_VECTOR, chunks=chunks,
+                                   units={1: table, 2: rule}, chunk_types={1: "rating_table"}, codes=("6260",)).text
+
+    assert answer("nothing in my medical records, can i still get tinnitus or is it a lost cause").startswith("Your own")
+    assert answer("VA denied my tinnitus, which appeal do i pick").startswith("Your own")
+    assert answer("how is tinnitus rated").startswith("DC 6260")
+
+
 def test_a_broad_benefit_named_does_not_set_aside_a_source_on_a_narrower_one():
     # "Prostate cancer VA disability percentage": "disability" names compensation, on nearly every source; the
     # cancer table, linked to SMC (it mentions SMC for loss of use), still answers.

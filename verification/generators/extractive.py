@@ -73,8 +73,17 @@ _ELIGIBILITY_QUESTION_RE = re.compile(
 W_ELIGIBILITY_CHUNK = 0.25
 # Questions on how a condition is connected or when it can be claimed, not on its levels: "secondary to PTSD",
 # "20 years after I got out", "too late to file".
-_NOT_ITS_TABLE_RE = re.compile(r"\bsecondary\b|\byears? (?:after|since)\b|\btoo late\b|\b(?:deadline|time limit) (?:to|for)\b",
-                               re.IGNORECASE)
+_NOT_ITS_TABLE_RE = re.compile(
+    r"\bsecondary\b|\byears? (?:after|since)\b|\btoo late\b|\b(?:deadline|time limit) (?:to|for)\b|"
+    # A claim or a review asked about, the condition its subject: "VA denied my hearing loss, which appeal do I
+    # pick", "can I still get tinnitus with nothing in my records", "can I file without a diagnosis".
+    r"\b(?:appeal\w*|denied|denial|supplemental claim|higher[- ]level review|board|remand\w*|lost cause|"
+    r"clear (?:and unmistakable )?(?:error|mistake)|c-?file|presumptive\w*|(?:still|even) (?:file|get|claim)|"
+    r"nothing in my (?:\w+ )?records|no (?:\w+ )?records|(?:without|no|before) (?:a |an )?diagnos\w*|"
+    r"diagnos\w* first)\b",
+    re.IGNORECASE)
+# A condition's table, when its claim or review is asked about and not its levels.
+W_UNASKED_TABLE = 0.3
 # Answer from the best few sources only: lower-ranked chunks add noise more often than facts.
 MAX_SOURCE_CHUNKS = 3
 
@@ -351,6 +360,8 @@ def extractive_generate(
             chunk_match += W_FORM_CHUNK
         if wants_rules and chunk_types.get(chunk.chunk_id) == "eligibility":
             chunk_match += W_ELIGIBILITY_CHUNK
+        if not_its_table and chunk_types.get(chunk.chunk_id) == "rating_table":
+            chunk_match -= W_UNASKED_TABLE  # "VA denied my tinnitus, can I still get it": the claim, not its levels
         if wants_all and sum(1 for text, _ in units.get(chunk.chunk_id, ()) if _ROW_RE.match(text)) >= ALL_LEVELS_ROWS:
             chunk_match += W_ALL_LEVELS
         if rare_words & source_words(chunk.title, chunk.content):
