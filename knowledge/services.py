@@ -242,7 +242,10 @@ def _records_write(records: Sequence[ChunkRecord], *, vocabulary_changed: bool =
     )
     touched = new + changed
     by_entry = {r.entry_id: r for r in records}
-    terms = _terms_upsert([by_entry[c.entry_id] for c in touched if by_entry[c.entry_id].term], sources)
+    # Every record naming a touched term, not only the touched ones: a page that uses a term, changed alone,
+    # must not replace the definition its glossary record gives.
+    touched_terms = {_term_value(by_entry[c.entry_id].term) for c in touched if by_entry[c.entry_id].term}
+    terms = _terms_upsert([r for r in records if r.term and _term_value(r.term) in touched_terms], sources)
     linked = touched
     if vocabulary_changed or terms["added"] or terms["updated"]:
         linked = touched + list(Chunk.objects.exclude(id__in=[c.id for c in touched])
@@ -377,21 +380,38 @@ def _topic_for(record: ChunkRecord, topics: dict[str, Topic]) -> tuple[Topic, st
     return topics[slug], record.subtopic or record.topic
 
 
+def _term_value(term: str) -> str:
+    return term.lower()[:128]
+
+
 def _terms_upsert(records: Sequence[ChunkRecord], sources: dict[str, Source]) -> dict[str, int]:
     """Create or update glossary terms; a term defined twice keeps its `definition` record, aliases merged.
-    A term a reviewer edited keeps their name, aliases and definition. Return how many were added, updated
-    and kept."""
+    A term with no `definition` record among these keeps a definition a glossary record gave it (a page that
+    only uses the term defines it only while no glossary record does). A term a reviewer edited keeps their name, aliases and
+    definition. Return how many were added, updated and kept."""
     by_term: dict[str, _Seeded] = {}
+    defined: set[str] = set()
     for r in sorted(records, key=lambda r: r.type != "definition"):
-        value = r.term.lower()[:128]
+        value = _term_value(r.term)
         if value in by_term:
             merged = by_term[value].values
             merged["aliases"] = sorted({*merged["aliases"], *(a[:128] for a in r.aliases)})
             continue
+        if r.type == "definition":
+            defined.add(value)
         by_term[value] = _Seeded((Entity.Type.TERM, value), {
             "name": r.term[:255], "aliases": [a[:128] for a in r.aliases], "definition": r.content,
             "source_id": sources[r.url].id,
         })
+    undefined = [v for v in by_term if v not in defined]
+    existing = Entity.objects.filter(type=Entity.Type.TERM, value__in=undefined).values_list(
+        "value", "definition", "source_id")
+    from_definitions = set(Chunk.objects.filter(
+        type="definition", content__in=[definition for _, definition, _ in existing if definition],
+    ).values_list("content", flat=True))
+    for value, definition, source_id in existing:
+        if definition in from_definitions:  # a glossary record's definition, ingested earlier
+            by_term[value].values.update(definition=definition, source_id=source_id)
     return _seed_rows(Entity, list(by_term.values()), key_fields=("type", "value"), reason=INGEST_REASON)
 
 

@@ -34,6 +34,24 @@ def test_definition_records_become_term_entities(ingested):
     assert term.source.url == "https://www.va.gov/disability/eligibility/"
 
 
+def test_a_page_using_a_term_changed_alone_keeps_the_glossary_definition(tmp_path, django_capture_on_commit_callbacks):
+    # A procedure page names the term too; edited on its own, it must not become the term's definition.
+    page = vbkb_record("t-nexus-how", "Ask your doctor for a nexus letter with the records reviewed.", topic="claims",
+                       type="procedure", term="nexus letter", title="Getting a nexus letter",
+                       url="https://www.va.gov/disability/eligibility/")
+    path = tmp_path / "corpus.json"
+    path.write_text(json.dumps([*SMALL_CORPUS, page]))
+    ingest(path, django_capture_on_commit_callbacks)
+    edited = dict(page, content=page["content"] + " A private doctor can write it.")
+    path.write_text(json.dumps([*SMALL_CORPUS, edited]))
+    ingest(path, django_capture_on_commit_callbacks)
+    assert "at least as likely as not" in Entity.objects.get(type="term", value="nexus letter").definition
+    # Ingested without the glossary record at all, the page keeps the definition the glossary record gave.
+    path.write_text(json.dumps([edited | {"content": edited["content"] + " Again."}]))
+    ingest(path, django_capture_on_commit_callbacks)
+    assert "at least as likely as not" in Entity.objects.get(type="term", value="nexus letter").definition
+
+
 def test_graph_is_seeded_with_topics_and_every_diagnostic_code(ingested):
     for slug in ["disability_ratings", "healthcare_benefits", "education_benefits", "home_loans", "appeals",
                  "forms", "pension"]:
