@@ -428,6 +428,9 @@ NEAR_DOMAIN_IN_SCOPE = [
     "i hurt my back during the army fitness test can i get service connected",
     "how is a knee rated after surgery",
     "does workers comp affect my va disability",
+    "i won some money on a scratch off ticket, will that affect my va disability check",
+    "do lottery winnings count as income for va pension",
+    "do i need to be service connected for my teeth to get dental work at the va? im rated 60%",
 ]
 
 
