@@ -307,6 +307,8 @@ def test_topics_accept_lists_from_the_database():
          "what can i send to make my claim go faster Fully Developed Claim faster decision evidence up front"),
         ("which review option is fastest", "which review option is fastest how long it takes on average"),
         ("ptsd va disability percentage", "ptsd va disability percentage posttraumatic stress disorder"),
+        ("i won money on a scratch off, will that affect my check",
+         "i won money on a scratch off, will that affect my check income counts based on income or need"),
         ("can i get ptsd secondary to my back rating", "can i get ptsd secondary to my back rating"),
         ("how much more pension if the vet is in a nursing home",
          "how much more pension if the vet is in a nursing home primary residence net worth "
@@ -373,6 +375,8 @@ def test_topics_accept_lists_from_the_database():
         ("back pain and numbness in my leg", "back pain and numbness in my leg"),
         ("which review option is fastest", "which review option is fastest how long it takes on average"),
         ("ptsd va disability percentage", "ptsd va disability percentage posttraumatic stress disorder"),
+        ("i won money on a scratch off, will that affect my check",
+         "i won money on a scratch off, will that affect my check income counts based on income or need"),
         ("can i get ptsd secondary to my back rating", "can i get ptsd secondary to my back rating"),
         ("how much more pension if the vet is in a nursing home",
          "how much more pension if the vet is in a nursing home primary residence net worth "
