@@ -20,6 +20,9 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("bundled_kb")]
     ("how much back pay at 70%", None),
     ("what is the PTSD rating at 70 percent?", None),
     ("how much is 50 and 30 combined", None),
+    ("im single and rated 60%, my check is like 1435, am i getting shorted", 60),
+    ("I'm 30% and my check went down this month", 30),
+    ("I'm rated 50%, my wife and I want to buy a house", None),
 ])
 def test_a_question_asking_what_one_level_pays_is_told_from_one_giving_it_as_context(question, level):
     assert pay_level_asked(question) == level

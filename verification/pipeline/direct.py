@@ -133,7 +133,9 @@ _PAY_QUESTION_RE = re.compile(
     rf"\bhow much (?:money )?(?:is|does|do|will|would|for|can|are|was|i get for|you get for)?\b[^.?!]{{0,40}}?{_LEVEL}"
     rf"|{_LEVEL}(?: rating)?\s+(?:pay|pays|worth)(?:\s+(?:a|per|each) month)?\s*(?:\?|$)"
     rf"|\b(?:rate|amount|payment|compensation) (?:for|of|at) (?:a |an )?{_LEVEL}"
-    rf"|{_LEVEL}[^.?!]{{0,20}}\b(?:per month|a month|monthly)\b",
+    rf"|{_LEVEL}[^.?!]{{0,20}}\b(?:per month|a month|monthly)\b"
+    # "Rated 60%, my check is like 1435, am I getting shorted": what the level pays is asked.
+    rf"|{_LEVEL}[^.?!,]{{0,20}}[,.]?\s*(?:and\s+)?my (?:monthly )?(?:check|payment|deposit|va pay)\b",
     re.IGNORECASE,
 )
 # Other amounts the rates table does not give: back pay, SMC, TDIU, DIC, pension, copays, incarceration.
