@@ -357,6 +357,21 @@ def test_a_claim_or_review_asked_about_a_condition_is_not_answered_with_its_tabl
     assert answer("how is tinnitus rated").startswith("DC 6260")
 
 
+def test_a_worked_examples_dates_do_not_lead_an_answer_to_the_askers_own_dates():
+    example = [("In this example the effective date can be March 10, 2025, instead of January 20, 2026.", ON_TOPIC)]
+    rule = [("An intent to file received within the first year can preserve the earlier date.", NEAR)]
+    chunks = [replace(chunk(1, 1, 0.7), title="Intent to file example: back pay it can protect"),
+              replace(chunk(2, 2, 0.69), title="Effective dates after discharge")]
+
+    def lead(question: str) -> str:
+        return extractive_generate(question=question, question_vector=QUESTION_VECTOR, chunks=chunks,
+                                   units={1: example, 2: rule}).text
+
+    assert lead("got out may 2023, intent to file march 10 2024, what effective date will i get").startswith(
+        "An intent to file")
+    assert lead("how does an intent to file protect my effective date").startswith("In this example")
+
+
 def test_a_broad_benefit_named_does_not_set_aside_a_source_on_a_narrower_one():
     # "Prostate cancer VA disability percentage": "disability" names compensation, on nearly every source; the
     # cancer table, linked to SMC (it mentions SMC for loss of use), still answers.

@@ -199,6 +199,11 @@ _BACK_REFERENCE_RE = re.compile(r"\b(?:that|this|those|these|the same)\s+(?:one[
 # A worked example's source ("Intent to file example: how much back pay it can protect"): its sentences tell
 # one veteran's case, so they answer only when that source leads.
 _EXAMPLE_TITLE_RE = re.compile(r"\bexamples?\b", re.IGNORECASE)
+# The asker's own dates ("got out May 2023, intent to file March 10 2024"): a worked example's dates would
+# read as theirs ("the effective date can be March 10, 2025"), so an example's page weighs less.
+_OWN_DATES_RE = re.compile(r"\b(?:19[4-9]\d|20[0-4]\d)\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)"
+                           r"[a-z]*\.? \d{1,2}\b|\b\d{1,2}/\d{1,2}(?:/\d{2,4})?\b", re.IGNORECASE)
+W_OTHERS_EXAMPLE = 0.3
 # A table's introducing sentence comes with its rows when it says something: at least this many words.
 CAPTION_MIN_WORDS = 6
 # "Your rating decision may also say ...": a sentence that adds to the one before it, early on.
@@ -268,6 +273,7 @@ def extractive_generate(
     wants_form = bool(_APPLY_QUESTION_RE.search(question))
     wants_rules = bool(_ELIGIBILITY_QUESTION_RE.search(question))
     wants_all = bool(_ALL_LEVELS_RE.search(question))
+    own_dates = bool(_OWN_DATES_RE.search(question))
     # The question without the asker's own rating; "how do I file for an increase on my knee rating" asks for
     # the way to file, not for the knee's levels, so an apply question asks for no table.
     levels_text = "" if wants_form else _TEMPORARY_TOTAL_RE.sub(" ", _OWN_RATING_RE.sub(" ", question))
@@ -360,6 +366,8 @@ def extractive_generate(
             chunk_match += W_FORM_CHUNK
         if wants_rules and chunk_types.get(chunk.chunk_id) == "eligibility":
             chunk_match += W_ELIGIBILITY_CHUNK
+        if own_dates and _EXAMPLE_TITLE_RE.search(chunk.title):
+            chunk_match -= W_OTHERS_EXAMPLE
         if not_its_table and chunk_types.get(chunk.chunk_id) == "rating_table":
             chunk_match -= W_UNASKED_TABLE  # "VA denied my tinnitus, can I still get it": the claim, not its levels
         if wants_all and sum(1 for text, _ in units.get(chunk.chunk_id, ()) if _ROW_RE.match(text)) >= ALL_LEVELS_ROWS:
