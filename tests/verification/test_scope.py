@@ -431,6 +431,7 @@ NEAR_DOMAIN_IN_SCOPE = [
     "i won some money on a scratch off ticket, will that affect my va disability check",
     "do lottery winnings count as income for va pension",
     "do i need to be service connected for my teeth to get dental work at the va? im rated 60%",
+    "i want to pull 50k out of my home equity to pay off credit cards, can va help with that",
 ]
 
 
