@@ -372,6 +372,23 @@ def test_a_worked_examples_dates_do_not_lead_an_answer_to_the_askers_own_dates()
     assert lead("how does an intent to file protect my effective date").startswith("In this example")
 
 
+def test_the_condition_a_rating_is_for_does_not_lead_a_question_about_something_else():
+    # "My husband gets 10% for tinnitus; how much funding fee do we owe": the tinnitus page names DC 6260.
+    table = [("DC 6260 tinnitus is rated 10% under 38 CFR 4.87.", ON_TOPIC)]
+    fee = [("The VA funding fee is a one-time charge on most VA-backed loans.", NEAR)]
+    chunks = [SourceChunk(number=1, chunk_id=1, entry_id="e1", title="Tinnitus, DC 6260", url="https://www.ecfr.gov/1",
+                          content="DC 6260", score=0.6, diagnostic_code="6260"),
+              replace(chunk(2, 2, 0.7), title="VA funding fee")]
+
+    def lead(question: str) -> str:
+        return extractive_generate(question=question, question_vector=QUESTION_VECTOR, chunks=chunks,
+                                   units={1: table, 2: fee}, codes=("6260",),
+                                   condition_names={"tinnitus": "6260"}).text
+
+    assert lead("my husband gets 10% for tinnitus, how much funding fee do we owe").startswith("The VA funding fee")
+    assert lead("what rating for tinnitus").startswith("DC 6260")
+
+
 def test_a_broad_benefit_named_does_not_set_aside_a_source_on_a_narrower_one():
     # "Prostate cancer VA disability percentage": "disability" names compensation, on nearly every source; the
     # cancer table, linked to SMC (it mentions SMC for loss of use), still answers.

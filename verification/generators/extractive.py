@@ -173,8 +173,8 @@ _OWN_RATING_RE = re.compile(
     r"\b(?:my|his|her|our|a|an)\s+\d{1,3}\s?(?:%|percent)\s+(?:disabled|service[- ]connected|p&t|p and t|rated)\s+"
     r"(?:husband|wife|spouse|dad|father|mom|mother|son|daughter|vet|veteran|brother|sister)\b|"
     # "my husband was 100% P&T for 12 years": another person's rating, told as context.
-    r"\b(?:he|she|husband|wife|spouse|dad|father|mom|mother|son|daughter)\s+(?:was|is|had been|has been)\s+"
-    r"(?:rated\s+)?(?:at\s+)?\d{1,3}\s?(?:%|percent\b)|"
+    r"\b(?:he|she|husband|wife|spouse|dad|father|mom|mother|son|daughter)\s+(?:was|is|had been|has been|gets|got|"
+    r"receives|has|had)\s+(?:rated\s+)?(?:at\s+)?(?:a\s+)?\d{1,3}\s?(?:%|percent\b)|"
     # "Do I have to be 100% to get voc rehab": a rating as a condition of another benefit.
     r"\b(?:have to|need to|must|got to|gotta)\s+(?:be|have)\s+(?:rated\s+)?(?:at\s+)?(?:least\s+)?(?:a\s+)?"
     r"\d{1,3}\s?(?:%|percent\b)(?=\s+(?:to|before)\s+(?:get|qualify|use|apply|receive|be eligible)\b)",
@@ -302,6 +302,10 @@ def extractive_generate(
     causes = _causes_named(question, names, _condition_words(name_items)) - written
     asked_entities = q_entities - causes
     leading_entities = written if not_its_table else asked_entities
+    if not levels:
+        # "My husband gets 10% for tinnitus; how much funding fee do we owe": the condition a rating is for
+        # tells whose rating it is; asked about something else, its sources do not go first.
+        leading_entities = leading_entities - _rated_for(question, names)
 
     top_score = max((c.score for c in chunks), default=0.0)
 
@@ -632,6 +636,15 @@ def _conditions_in(text: str, names: tuple[re.Pattern, dict[str, str]] | None) -
         return frozenset()
     pattern, lookup = names
     return frozenset(lookup[m.group(0).lower()] for m in pattern.finditer(text) if m.group(0).lower() in lookup)
+
+
+_RATED_FOR_RE = re.compile(r"\b\d{1,3}\s?(?:%|percent\b)\s+(?:service[- ]connected\s+)?(?:for|on)\s+([^,.;?!]{1,40})",
+                           re.IGNORECASE)
+
+
+def _rated_for(question: str, names: tuple[re.Pattern, dict[str, str]] | None) -> frozenset[str]:
+    """The codes of conditions a rating in the question is for ("10% for tinnitus", "30 percent for my knee")."""
+    return frozenset(code for m in _RATED_FOR_RE.finditer(question) for code in _conditions_in(m.group(1), names))
 
 
 _CAUSE_BEFORE_RE = re.compile(r"\b(?:from|due to|caused by|because of|secondary to|related to)\s+"
