@@ -389,6 +389,19 @@ def test_the_condition_a_rating_is_for_does_not_lead_a_question_about_something_
     assert lead("what rating for tinnitus").startswith("DC 6260")
 
 
+def test_a_comparison_of_a_named_benefit_with_another_program_reads_both_and_keeps_a_list_whole():
+    # "Chapter 31 vs chapter 36": VR&E's page (its tracks announced, then listed) and chapter 36's page, which
+    # the graph links to no benefit; the list item matching best does not jump ahead of its announcement.
+    tracks = [("VR&E, chapter 31, organizes services into five tracks.", NEAR),
+              ("Self-Employment: support for starting a business.", ON_TOPIC)]
+    counseling = [("Chapter 36 is free career counseling that needs no service-connected rating.", LEAD)]
+    chunks = [replace(chunk(1, 1, 0.7), benefits=frozenset({"vre"})), chunk(2, 2, 0.69)]
+    text = extractive_generate(question="whats the difference between chapter 31 and chapter 36",
+                               question_vector=QUESTION_VECTOR, chunks=chunks, units={1: tracks, 2: counseling},
+                               benefits=frozenset({"vre"})).text
+    assert text.startswith("VR&E, chapter 31, organizes") and "Chapter 36 is free career counseling" in text
+
+
 def test_a_broad_benefit_named_does_not_set_aside_a_source_on_a_narrower_one():
     # "Prostate cancer VA disability percentage": "disability" names compensation, on nearly every source; the
     # cancer table, linked to SMC (it mentions SMC for loss of use), still answers.

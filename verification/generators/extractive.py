@@ -473,7 +473,7 @@ def extractive_generate(
             continue  # a level torn from its table ("60% — fixed in flexion") would read as this answer's
         if q_entities and not named(chunk_of[unit.chunk_number]):
             continue  # "what is DC 7522": another source's words on diagnostic codes in general are noise
-        if on_benefit and (not _on_benefit(chunk_of[unit.chunk_number], benefits)
+        if on_benefit and not comparing and (not _on_benefit(chunk_of[unit.chunk_number], benefits)
                            or _titled_for_another(chunk_of[unit.chunk_number], specific)):
             continue  # "how long does voc rehab last": a hospital stay's 21 days is not VR&E's
         if _titled_for_another(chunk_of[unit.chunk_number], lead_programs):
@@ -739,7 +739,9 @@ def _comparison_sides(question: str) -> list[frozenset[str]]:
     if not found:
         return []
     sides = [found.group("a") or found.group("c"), found.group("b") or found.group("d")]
-    return [words for words in (content_words(side) for side in sides) if words]
+    words = [words for words in (content_words(side) for side in sides) if words]
+    # "Chapter 31 and chapter 36": sides told apart only by their numbers have the same words; nothing orders.
+    return words if len(words) == 2 and words[0] != words[1] else []
 
 
 def _compared_first(chosen: list[Unit], sides: list[frozenset[str]],
@@ -774,8 +776,9 @@ def _direct_first(chosen: list[Unit], best: Unit, scores: Mapping[int, float]) -
     if not chosen or chosen[0] is best or not any(u is best for u in chosen) or any(_ROW_RE.match(u.text) for u in chosen) \
             or scores[id(best)] - scores.get(id(chosen[0]), 0.0) < DIRECT_FIRST_MARGIN \
             or _CONTEXT_BOUND_RE.match(best.text) or _BACK_REFERENCE_RE.search(best.text) \
-            or _ADDITIVE_RE.search(best.text):
-        return chosen
+            or _ADDITIVE_RE.search(best.text) or (_LIST_ITEM_RE.match(best.text) and any(
+                u.chunk_number == best.chunk_number and _LIST_ANNOUNCED_RE.search(u.text) for u in chosen)):
+        return chosen  # (nor an item of a list, which follows the sentence announcing it)
     return [best, *(u for u in chosen if u is not best)]
 
 
