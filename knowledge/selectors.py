@@ -80,6 +80,7 @@ class ChunkHit:
     retrievers: tuple[str, ...]  # "dense", "lexical"
     fused_score: float = 0.0
     ranks: dict[str, int] = field(default_factory=dict)
+    checked_on: date | None = None  # the day its facts were checked against the official page
 
 
 def chunks_search(
@@ -124,7 +125,7 @@ def chunks_search(
         hits.append(ChunkHit(
             chunk_id=row[0], entry_id=row[1], title=row[2], url=row[7], content=row[3], topic=row[6], type=row[4],
             diagnostic_code=row[5], source_id=row[12], similarity=float(row[11]) if row[11] is not None else 0.0, rank=rank,
-            retrievers=tuple(ranks), fused_score=float(row[8]), ranks=ranks,
+            retrievers=tuple(ranks), fused_score=float(row[8]), ranks=ranks, checked_on=row[14],
         ))
     return hits
 
@@ -184,7 +185,7 @@ fused AS (
     LIMIT %(k)s
 )
 SELECT c.id, c.entry_id, c.title, c.content, c.type, c.diagnostic_code, t.slug, s.url, f.fused, d.r, l.r,
-       1 - (e.embedding::vector({dims}) <=> %(q)s::vector({dims})), c.source_id, g.r
+       1 - (e.embedding::vector({dims}) <=> %(q)s::vector({dims})), c.source_id, g.r, c.checked_on
 FROM fused f
 JOIN knowledge_chunk c ON c.id = f.chunk_id
 JOIN knowledge_topic t ON t.id = c.topic_id

@@ -342,3 +342,17 @@ def test_a_misspelled_question_is_read_with_the_knowledge_bases_words():
     assert result.question == "whats the raiting for ptsd at 50 precent"
     assert {"stage": "spelling", "decision": "corrected"}.items() <= next(
         s for s in result.trace if s["stage"] == "spelling").items()
+
+
+def test_sources_checked_on_is_the_oldest_cited_chunks_day_read_without_another_query():
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from knowledge import selectors as kb
+
+    with CaptureQueriesContext(connection) as queries:
+        result = answer_question(question="What is the VA rating for tinnitus?", use_cache=False)
+    cited = [c["chunk_id"] for c in result.citations]
+    assert result.sources_checked_on == kb.sources_checked_on(entry_ids=cited) is not None
+    # The retrieved chunks carry their day: the answer made costs no separate MIN(checked_on) round trip.
+    assert not [q for q in queries.captured_queries if "MIN(" in q["sql"] and "checked_on" in q["sql"]]

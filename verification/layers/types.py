@@ -7,6 +7,7 @@ object (see docs/ARCHITECTURE.md, "Contracts"); the full detail stays on the dat
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date
 from typing import Any
 
 
@@ -25,6 +26,7 @@ class SourceChunk:
     diagnostic_code: str = ""
     lexical_rank: int = 0  # its rank among full-text hits, 0 when full-text search did not find it
     benefits: frozenset[str] = frozenset()  # the benefits the graph links it to ("vre", "dic")
+    checked_on: date | None = None  # the day its facts were checked against its official page
 
 
 @dataclass(frozen=True, slots=True)

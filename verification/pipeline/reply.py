@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import threading
 from dataclasses import replace
+from datetime import date
 from typing import Any
 
 import cachetools
@@ -132,9 +133,19 @@ def store(state: AnswerState) -> AnswerState:
         routing_reason=reply.routing_reason, topics=list(state.topics), entities=state.entity_dicts(),
         verification=dict(reply.verification), verified=False, flagged=False, request_id=state.request_id,
         trace=[], latency_ms=0.0, rewritten_question=state.rewritten,
-        sources_checked_on=kb.sources_checked_on(entry_ids=[c["chunk_id"] for c in reply.citations]),
+        sources_checked_on=_sources_checked_on(state, reply),
     )
     return replace(state, result=result)
+
+
+def _sources_checked_on(state: AnswerState, reply: Reply) -> date | None:
+    """The day the oldest cited chunk's facts were checked: read from the retrieved chunks when they are the
+    ones cited (a round trip saved on every answer made), else from the database."""
+    cited = [c["chunk_id"] for c in reply.citations]
+    retrieved = {c.entry_id: c.checked_on for c in state.chunks}
+    if not all(entry_id in retrieved for entry_id in cited):
+        return kb.sources_checked_on(entry_ids=cited)
+    return min((day for entry_id in cited if (day := retrieved[entry_id]) is not None), default=None)
 
 
 def result_log(result: AnswerResult) -> None:

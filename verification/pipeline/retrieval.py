@@ -197,7 +197,7 @@ def retrieve(state: AnswerState) -> AnswerState:
         SourceChunk(number=h.rank, chunk_id=h.chunk_id, entry_id=h.entry_id, title=h.title, url=h.url,
                     content=h.content, score=h.similarity, topic=h.topic, diagnostic_code=h.diagnostic_code,
                     lexical_rank=h.ranks.get("lexical", 0),
-                    benefits=benefits.get(h.chunk_id, frozenset()))
+                    benefits=benefits.get(h.chunk_id, frozenset()), checked_on=h.checked_on)
         for h in hits
     )
     return replace(
