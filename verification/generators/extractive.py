@@ -635,7 +635,12 @@ def _conditions_in(text: str, names: tuple[re.Pattern, dict[str, str]] | None) -
     if names is None:
         return frozenset()
     pattern, lookup = names
-    return frozenset(lookup[m.group(0).lower()] for m in pattern.finditer(text) if m.group(0).lower() in lookup)
+    return frozenset(lookup[name] for name in _names_found(pattern, text) if name in lookup)
+
+
+@functools.lru_cache(maxsize=16384)  # the same sources' sentences are searched question after question
+def _names_found(pattern: re.Pattern, text: str) -> tuple[str, ...]:
+    return tuple(m.group(0).lower() for m in pattern.finditer(text))
 
 
 _RATED_FOR_RE = re.compile(r"\b\d{1,3}\s?(?:%|percent\b)\s+(?:service[- ]connected\s+)?(?:for|on)\s+([^,.;?!]{1,40})",
