@@ -9,11 +9,10 @@ The runner records every step that ran as {"stage", "ms", "decision"}.
 from __future__ import annotations
 
 import time
-from dataclasses import replace
 
 from verification.pipeline import direct, generation, intake, reply, retrieval
 from verification.pipeline.runner import Step, steps_run
-from verification.pipeline.state import AnswerResult, AnswerState
+from verification.pipeline.state import AnswerResult, AnswerState, replace
 from veterans_ai.metrics import answer_observe
 
 

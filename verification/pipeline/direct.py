@@ -5,7 +5,6 @@ rating read off VA's rates table, where the asker's own record lives, and what a
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 
 from knowledge import selectors as kb
 from verification.combined_ratings import (
@@ -25,7 +24,7 @@ from verification.layers.types import SourceChunk
 from verification.non_va_documents import asks_about_document, non_va_document_answer, non_va_document_find
 from verification.own_record import URL_SUFFIXES, own_record_answer, own_record_kind
 from verification.pipeline.reply import clean_verification
-from verification.pipeline.state import AnswerState, Reply
+from verification.pipeline.state import AnswerState, Reply, replace
 
 CALCULATOR_MODEL = "calculator (38 CFR 4.25)"
 COMBINED_LEAD = (

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-from dataclasses import replace
 
 import numpy as np
 from django.conf import settings
@@ -19,7 +18,7 @@ from verification.layers.url_whitelist import urls_enforce
 from verification.pipeline.reply import refused
 from verification.pipeline.retrieval import RETRIEVAL_ENTITY_TYPES, weak_refusal
 from verification.pipeline.runner import Step, steps_run
-from verification.pipeline.state import AnswerState, Draft, Reply
+from verification.pipeline.state import AnswerState, Draft, Reply, replace
 from verification.routing import model_route
 from veterans_ai.metrics import FALLBACKS
 

@@ -3,8 +3,6 @@ one this product answers at all."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from knowledge import selectors as kb
 from knowledge.extraction import entities_extract, topics_classify
 from knowledge.gate import gate_key_build
@@ -13,7 +11,7 @@ from verification.followup import question_rewrite
 from verification.layers.refusal import refusal_build
 from verification.layers.types import Refusal
 from verification.pipeline.reply import cached, refused
-from verification.pipeline.state import AnswerState
+from verification.pipeline.state import AnswerState, replace
 from verification.preprocess import PII_NOTICE, pii_scrub, question_hash, question_normalise
 from verification.scope import CATEGORY_CRISIS, CATEGORY_MESSAGES, scope_check
 from verification.spelling import spelling_correct

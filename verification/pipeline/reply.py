@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 import threading
-from dataclasses import replace
 from datetime import date
 from typing import Any
 
@@ -15,7 +14,7 @@ from knowledge import selectors as kb
 from knowledge.models import AnsweredQuestion
 from knowledge.services import AnswerServe, answer_hit_record, answered_question_create
 from verification.layers.types import Refusal
-from verification.pipeline.state import AnswerResult, AnswerState, Reply
+from verification.pipeline.state import AnswerResult, AnswerState, Reply, replace
 from verification.review import cached_answer_content
 from veterans_ai.tasks_queue import task_enqueue
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Sequence
-from dataclasses import replace
 
 from django.conf import settings
 
@@ -21,7 +20,7 @@ from verification.layers.refusal import refusal_build
 from verification.layers.relevance import relevance_filter
 from verification.layers.types import Refusal, SourceChunk
 from verification.pipeline.reply import cached, clean_verification, refused
-from verification.pipeline.state import AnswerState, Reply
+from verification.pipeline.state import AnswerState, Reply, replace
 from verification.terminology import (
     definition_passage_find,
     definitional_term_extract,

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
-from verification.pipeline.state import AnswerState
+from verification.pipeline.state import AnswerState, replace
 
 
 def _always(state: AnswerState) -> bool:

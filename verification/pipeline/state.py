@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -79,7 +80,7 @@ class Reply:
 
 @dataclass(frozen=True)
 class AnswerState:
-    """Everything known about one question so far. Steps return a changed copy (dataclasses.replace)."""
+    """Everything known about one question so far. Steps return a changed copy (`replace` below)."""
 
     # The request.
     asked: str  # the question as asked; personal data removed once scrub_pii has run
@@ -138,3 +139,21 @@ class AnswerState:
 
     def entity_dicts(self) -> list[dict[str, str]]:
         return [{"type": kind, "value": value} for kind, value in self.entities]
+
+
+_STATE_FIELDS = frozenset(f.name for f in dataclasses.fields(AnswerState))
+
+
+def replace(obj: Any, /, **changes: Any) -> Any:
+    """``dataclasses.replace``, made cheap for ``AnswerState``: a run copies the state some forty times, and
+    the generated ``__init__`` over its forty fields cost about 0.7 ms of a 17 ms answer. The state has no
+    ``__post_init__`` to skip; an unknown field still raises ``TypeError``."""
+    if type(obj) is not AnswerState:
+        return dataclasses.replace(obj, **changes)
+    if unknown := changes.keys() - _STATE_FIELDS:
+        raise TypeError(f"AnswerState has no field {sorted(unknown)[0]!r}")
+    copy = object.__new__(AnswerState)
+    copy.__dict__.update(obj.__dict__)
+    copy.__dict__.update(changes)
+    return copy
+
