@@ -205,7 +205,7 @@ def _hybrid_rows(
 ) -> list[tuple]:
     filters, joins = [], ""
     params: dict[str, object] = {
-        "q": "[" + ",".join(f"{x:.7g}" for x in np.asarray(vector, dtype=np.float32)) + "]",
+        "q": _vector_text(vector),
         "text": query_text, "lexical": bool(query_text.strip()) and lexical_weight > 0,
         "common": common_lexemes_get(), "n": candidates, "k": top_k,
         "wd": float(dense_weight), "wl": float(lexical_weight),
@@ -322,17 +322,11 @@ def answer_cached_similar(
     The stored questions' vectors have a partial HNSW index per embedding model (``answered_question_hnsw_*``);
     the planner reads it for a large gate group and the gate-key index for a small one.
     """
-    from knowledge.models import INDEXED_EMBEDDING_MODELS, AnsweredQuestion
+    from django.db import connection
 
-    column = "question_embedding"
-    if model_name in INDEXED_EMBEDDING_MODELS:  # the index's expression, so the planner can use it
-        column = Cast("question_embedding", VectorField(dimensions=INDEXED_EMBEDDING_MODELS[model_name]))
-    rows = (
-        AnsweredQuestion.objects.filter(_cached(), gate_key=gate_key, embedding_model=model_name)
-        .annotate(distance=CosineDistance(column, vector))
-        .order_by("distance")
-        .values_list("id", "distance", "verified", "flagged", "needs_review", "intent_words")[:SIMILAR_CANDIDATES]
-    )
+    with connection.cursor() as cursor:
+        cursor.execute(_similar_sql(model_name), [_vector_text(vector), model_name, gate_key])
+        rows = cursor.fetchall()
     by_intent = bool(question) and gate_has_entities(gate_key)
     intent = question_intent_words(question=question) if by_intent else ""
     verified_hit = blocking_hit = plain_hit = None
@@ -357,6 +351,37 @@ def answer_cached_similar(
         elif not (verified or flagged or needs_review) and plain_hit is None:
             plain_hit = hit
     return verified_hit or blocking_hit or plain_hit
+
+
+_similar_statements: dict[str, str] = {}
+
+
+def _similar_sql(model_name: str) -> str:
+    """The semantic cache's statement for one embedding model, compiled by the ORM once and kept: building and
+    compiling the queryset took most of the lookup's 1.5 ms (the database ran it in 0.03 ms). Client-side
+    binding still sends the values inline, so the planner chooses per gate group as before."""
+    from knowledge.models import INDEXED_EMBEDDING_MODELS, AnsweredQuestion
+
+    sql = _similar_statements.get(model_name)
+    if sql is None:
+        column = "question_embedding"
+        if model_name in INDEXED_EMBEDDING_MODELS:  # the index's expression, so the planner can use it
+            column = Cast("question_embedding", VectorField(dimensions=INDEXED_EMBEDDING_MODELS[model_name]))
+        queryset = (
+            AnsweredQuestion.objects.filter(_cached(), gate_key="", embedding_model=model_name)
+            .annotate(distance=CosineDistance(column, [0.0]))
+            .order_by("distance")
+            .values_list("id", "distance", "verified", "flagged", "needs_review", "intent_words")[:SIMILAR_CANDIDATES]
+        )
+        sql, params = queryset.query.sql_with_params()
+        if list(params[1:]) != [model_name, ""]:
+            raise RuntimeError(f"the semantic cache's query takes the vector, model and gate key, not {params!r}")
+        _similar_statements[model_name] = sql
+    return sql
+
+
+def _vector_text(vector: np.ndarray) -> str:
+    return "[" + ",".join(f"{x:.7g}" for x in np.asarray(vector, dtype=np.float32)) + "]"
 
 
 def _entity_ids() -> dict[tuple[str, str], int]:
