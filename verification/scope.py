@@ -10,7 +10,9 @@ near-domain questions (another agency's program, docs/ARCHITECTURE.md "Threshold
 A false refusal of a real VA-benefits question is worse than answering one that retrieval will then refuse,
 so the rules lean to "in scope":
 
-1. crisis words always win: the Veterans Crisis Line comes before any benefits answer;
+1. crisis words always win: the Veterans Crisis Line comes before any benefits answer; then a symptom asked
+   about as if it might be urgent ("is chest pain when I climb stairs serious") gets the medical message, which
+   says to call 911, whatever condition it names;
 2. another agency's program refuses, unless the question also names a VA benefit and asks how the two
    interact ("does SSDI affect my VA disability?", "is VA disability taxable?", "CHAMPVA vs TRICARE");
 3. a question that names any benefit word (claim, rating, appeal, GI Bill, ...) is in scope;
@@ -123,6 +125,7 @@ class ScopeTables:
     """The phrase tables of one scope file, as read (``scope_tables_load``)."""
 
     crisis: tuple[str, ...]
+    urgent_medical: tuple[str, ...]  # symptoms asked about as if they might be urgent: the medical message first
     va_benefit: tuple[str, ...]
     interaction: tuple[str, ...]
     benefit: tuple[str, ...]  # the VA benefit phrases, then the general benefit words
@@ -139,6 +142,7 @@ def scope_tables_load(*, path: Path = SCOPE_PHRASES_FILE) -> ScopeTables:
     va_benefit = phrases_get(path=path, table="va_benefit_phrases")
     return ScopeTables(
         crisis=phrases_get(path=path, table="crisis_phrases"),
+        urgent_medical=phrases_get(path=path, table="urgent_medical_phrases"),
         va_benefit=va_benefit,
         interaction=phrases_get(path=path, table="interaction_phrases"),
         benefit=va_benefit + phrases_get(path=path, table="benefit_phrases"),
@@ -156,6 +160,7 @@ def scope_tables_load(*, path: Path = SCOPE_PHRASES_FILE) -> ScopeTables:
 
 _TABLES = scope_tables_load()
 CRISIS_PHRASES = _TABLES.crisis
+URGENT_MEDICAL_PHRASES = _TABLES.urgent_medical
 VA_BENEFIT_PHRASES = _TABLES.va_benefit
 INTERACTION_PHRASES = _TABLES.interaction
 BENEFIT_PHRASES = _TABLES.benefit
@@ -173,6 +178,7 @@ def _alternation(phrases: tuple[str, ...]) -> re.Pattern[str]:
 @dataclass(frozen=True, slots=True)
 class _Compiled:
     crisis: re.Pattern[str]
+    urgent_medical: re.Pattern[str]
     va_benefit: re.Pattern[str]
     interaction: re.Pattern[str]
     benefit: re.Pattern[str]
@@ -187,6 +193,7 @@ class _Compiled:
 def _compiled(tables: ScopeTables) -> _Compiled:
     return _Compiled(
         crisis=_alternation(tables.crisis),
+        urgent_medical=_alternation(tables.urgent_medical),
         va_benefit=_alternation(tables.va_benefit),
         interaction=_alternation(tables.interaction),
         benefit=_alternation(tables.benefit),
@@ -233,6 +240,17 @@ def scope_check(*, question: str, tables: ScopeTables | None = None) -> ScopeDec
             agency=CRISIS_AGENCY,
             handler=CRISIS_HANDLER,
             matched=crisis.group(0),
+        )
+
+    # "Is chest pain when I climb stairs serious", "is my tinnitus getting louder a sign of a stroke": whatever
+    # condition it names, the answer is a clinician's, and the message says where to go in an emergency.
+    urgent = rules.urgent_medical.search(text)
+    if urgent:
+        return ScopeDecision(
+            in_scope=False,
+            category=CATEGORY_MEDICAL_ADVICE,
+            handler=MEDICAL_ADVICE_HANDLER,
+            matched=urgent.group(0),
         )
 
     outside = rules.outside_benefits.search(text)

@@ -107,6 +107,13 @@ OTHER_AGENCY_QUESTIONS = [
     ("When is military retired pay deposited?", DFAS),
     ("How do I log in to myPay?", DFAS),
     ("what's the combat pay rate for deployed soldiers this year", DFAS),
+    ("how many points do i need to make E-5 in the army this month", DOD),
+    ("what are the new marine corps tattoo rules", DOD),
+    ("can i wear my ocp uniform to my kids school event", DOD),
+    ("how do i request a compassionate reassignment because my mom is sick", DOD),
+    ("how do i file for divorce in texas without a lawyer", COURTS),
+    ("do i need a will or a living trust to leave my house to my son", COURTS),
+    ("my boss won't let me take time off for my guard drill weekend, is that legal", DOL),
     ("how do i file a workers comp claim for hurting my back at my civilian job", "State workers' compensation board"),
     ("what is the BAH rate for fort hood", DFAS),
     ("how do i get my medals replaced", DOD),
@@ -148,6 +155,9 @@ OTHER_AGENCY_QUESTIONS = [
 ]
 
 MEDICAL_ADVICE_QUESTIONS = [
+    "is chest pain when i climb stairs serious or can it wait till my appointment",
+    "my tinnitus got louder today, is that a sign of a stroke",
+    "my service connected knee is swollen and hot, should i go to the er",
     "what medication is best for ptsd",
     "what are the symptoms of ptsd",
     "what exercises help my lower back pain",
@@ -352,6 +362,12 @@ OUTSIDE_BENEFITS_QUESTIONS = [
     "can i use my va home loan to buy a house in minecraft",
     "how many push ups do i need to pass the army fitness test",
     "should i skip knee surgery so my va rating stays high",
+    "my girlfriend says my ptsd makes me hard to live with, should i move out",
+    "how do i tell my kids i have a service connected disability without scaring them",
+    "whats a good budget app for a vet living on a fixed disability income",
+    "write me a funny poem about waiting on my c&p exam",
+    "can my cat file a claim for service connection since she was on base with me",
+    "which presidential candidate is better for veterans",
 ]
 NEAR_DOMAIN_IN_SCOPE = [
     "How does divorce affect my VA disability?",
@@ -428,6 +444,11 @@ NEAR_DOMAIN_IN_SCOPE = [
     "i hurt my back during the army fitness test can i get service connected",
     "how is a knee rated after surgery",
     "does workers comp affect my va disability",
+    "can my ex wife get part of my va disability after the divorce",
+    "can va pay for a will for a veteran",
+    "does my uniform allowance count for the va clothing allowance",
+    "is my sleep apnea serious enough to get a rating",
+    "can my claim wait until my c&p exam",
     "i won some money on a scratch off ticket, will that affect my va disability check",
     "do lottery winnings count as income for va pension",
     "do i need to be service connected for my teeth to get dental work at the va? im rated 60%",
