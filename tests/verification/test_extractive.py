@@ -357,6 +357,18 @@ def test_a_claim_or_review_asked_about_a_condition_is_not_answered_with_its_tabl
     assert answer("how is tinnitus rated").startswith("DC 6260")
 
 
+def test_an_application_question_naming_a_condition_is_answered_with_the_way_to_claim():
+    table = [("DC 6260 tinnitus is rated in 38 CFR 4.87:", ON_TOPIC), ("10% — recurrent tinnitus", ON_TOPIC)]
+    rule = [("A disability claim is filed online, by mail or in person.", NEAR)]
+    chunks = [SourceChunk(number=1, chunk_id=1, entry_id="e1", title="Tinnitus, DC 6260", url="https://www.ecfr.gov/1",
+                          content="DC 6260", score=0.7, diagnostic_code="6260"),
+              SourceChunk(number=2, chunk_id=2, entry_id="e2", title="Filing a claim", url="https://www.va.gov/2",
+                          content="", score=0.66)]
+    text = extractive_generate(question="how do i file for tinnitus", question_vector=QUESTION_VECTOR, chunks=chunks,
+                               units={1: table, 2: rule}, chunk_types={1: "rating_table"}, codes=("6260",)).text
+    assert text.startswith("A disability claim is filed") and "10% — recurrent tinnitus" not in text
+
+
 def test_a_worked_examples_dates_do_not_lead_an_answer_to_the_askers_own_dates():
     example = [("In this example the effective date can be March 10, 2025, instead of January 20, 2026.", ON_TOPIC)]
     rule = [("An intent to file received within the first year can preserve the earlier date.", NEAR)]

@@ -294,7 +294,9 @@ def extractive_generate(
     # "Can I get sleep apnea service connected secondary to PTSD", "can I file for tinnitus 20 years after I got
     # out": how a condition is tied to service or when it can be claimed is asked, not its table, so the sources
     # the conditions' names imply do not go first.
-    not_its_table = bool(_NOT_ITS_TABLE_RE.search(question)) and not _RATING_QUESTION_RE.search(levels_text)
+    # An application question ("how do I file for tinnitus") asks for the way to claim, not the levels, too.
+    not_its_table = bool(_NOT_ITS_TABLE_RE.search(question) or wants_form) \
+        and not _RATING_QUESTION_RE.search(levels_text)
     name_items = tuple(sorted(condition_names.items())) if condition_names else ()
     names = _names_pattern(name_items) if name_items else None
     # "How is neuropathy in my feet from diabetes rated", "ED from my diabetes meds": the condition named
