@@ -498,6 +498,15 @@ def test_a_relatives_rating_is_not_a_level_asked_about():
     assert "active malignancy" not in text and text.startswith("Survivors can get DIC")
 
 
+
+def test_the_askers_own_rating_in_a_reduction_question_is_not_a_level_asked_about():
+    rule = [("VA can reduce a rating only when the evidence shows actual improvement.", ON_TOPIC)]
+    table = [("DC 7528 genitourinary cancer:", OFF), ("100% — active malignancy", OFF)]
+    units, scores, types = {1: rule, 2: table}, {1: 0.7, 2: 0.6}, {2: "rating_table"}
+    text = generate("can va drop my 100 percent rating", units, scores, types).text
+    assert "active malignancy" not in text and text.startswith("VA can reduce a rating")
+
+
 def test_the_sentence_that_answers_leads_when_it_clearly_outscores_the_sources_opening():
     # "How long do I have to file a supplemental claim": the source opens on what the form is for.
     units = {1: [("A supplemental claim is filed on VA Form 20-0995 with new evidence.", OFF),

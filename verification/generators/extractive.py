@@ -169,6 +169,8 @@ _OWN_RATING_RE = re.compile(
     r"\b(?:i'?m|i am|currently|already)\s+(?:(?:at|sitting at|on)\s+)?(?:an?\s+)?\d{1,3}\s?(?:%|percent\b)|"
     r"\bas an?\s+\d{1,3}\s?(?:%|percent)\s+(?:disabled\s+|service[- ]connected\s+)?(?:vet|veteran)\b|"
     r"\bi (?:have|got) (?:a |an )?\d{1,3}\s?(?:%|percent) (?:rating|combined rating)\b|"
+    # "Can VA drop my 100 percent rating", "is my 70% PTSD rating protected": the asker's own level.
+    r"\bmy \d{1,3}\s?(?:%|percent)(?: [\w&-]+)? (?:rating|p&t)\b|"
     # "life insurance for my 100 percent disabled husband": a person described by a rating.
     r"\b(?:my|his|her|our|a|an)\s+\d{1,3}\s?(?:%|percent)\s+(?:disabled|service[- ]connected|p&t|p and t|rated)\s+"
     r"(?:husband|wife|spouse|dad|father|mom|mother|son|daughter|vet|veteran|brother|sister)\b|"
