@@ -220,6 +220,11 @@ def _normalise(question: str) -> str:
     return _WHITESPACE_RE.sub(" ", question.translate(_APOSTROPHES).casefold()).strip()
 
 
+def _medical_advice(matched: str) -> ScopeDecision:
+    return ScopeDecision(in_scope=False, category=CATEGORY_MEDICAL_ADVICE, handler=MEDICAL_ADVICE_HANDLER,
+                         matched=matched)
+
+
 def scope_check(*, question: str, tables: ScopeTables | None = None) -> ScopeDecision:
     """Return whether ``question`` is about VA benefits, and if not, who handles it.
 
@@ -246,12 +251,7 @@ def scope_check(*, question: str, tables: ScopeTables | None = None) -> ScopeDec
     # condition it names, the answer is a clinician's, and the message says where to go in an emergency.
     urgent = rules.urgent_medical.search(text)
     if urgent:
-        return ScopeDecision(
-            in_scope=False,
-            category=CATEGORY_MEDICAL_ADVICE,
-            handler=MEDICAL_ADVICE_HANDLER,
-            matched=urgent.group(0),
-        )
+        return _medical_advice(urgent.group(0))
 
     outside = rules.outside_benefits.search(text)
     if outside:
@@ -279,12 +279,7 @@ def scope_check(*, question: str, tables: ScopeTables | None = None) -> ScopeDec
 
     medical = rules.medical_advice.search(text)
     if medical:
-        return ScopeDecision(
-            in_scope=False,
-            category=CATEGORY_MEDICAL_ADVICE,
-            handler=MEDICAL_ADVICE_HANDLER,
-            matched=medical.group(0),
-        )
+        return _medical_advice(medical.group(0))
 
     if rules.greeting_only.match(text):
         return ScopeDecision(in_scope=False, category=CATEGORY_CHIT_CHAT, matched=text)

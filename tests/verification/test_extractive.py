@@ -343,14 +343,9 @@ def test_the_best_full_text_hit_is_read_from_below_the_best_few():
 def test_a_claim_or_review_asked_about_a_condition_is_not_answered_with_its_table():
     table = [("DC 6260 tinnitus is rated in 38 CFR 4.87:", ON_TOPIC), ("10% — recurrent tinnitus", OFF)]
     rule = [("Your own statement that your ears have rung since service can support a tinnitus claim.", ON_TOPIC)]
-    chunks = [SourceChunk(number=1, chunk_id=1, entry_id="e1", title="Tinnitus, DC 6260", url="https://www.ecfr.gov/1",
-                          content="DC 6260", score=0.7, diagnostic_code="6260"),
-              SourceChunk(number=2, chunk_id=2, entry_id="e2", title="Tinnitus claims", url="https://www.va.gov/2",
-                          content="", score=0.68)]
 
     def answer(question: str) -> str:
-        return extractive_generate(question=question, question_vector=QUESTION_VECTOR, chunks=chunks,
-                                   units={1: table, 2: rule}, chunk_types={1: "rating_table"}, codes=("6260",)).text
+        return table_or_rule(question, "6260", "Tinnitus, DC 6260", table, "Tinnitus claims", rule)
 
     assert answer("nothing in my medical records, can i still get tinnitus or is it a lost cause").startswith("Your own")
     assert answer("VA denied my tinnitus, which appeal do i pick").startswith("Your own")
@@ -360,12 +355,7 @@ def test_a_claim_or_review_asked_about_a_condition_is_not_answered_with_its_tabl
 def test_an_application_question_naming_a_condition_is_answered_with_the_way_to_claim():
     table = [("DC 6260 tinnitus is rated in 38 CFR 4.87:", ON_TOPIC), ("10% — recurrent tinnitus", ON_TOPIC)]
     rule = [("A disability claim is filed online, by mail or in person.", NEAR)]
-    chunks = [SourceChunk(number=1, chunk_id=1, entry_id="e1", title="Tinnitus, DC 6260", url="https://www.ecfr.gov/1",
-                          content="DC 6260", score=0.7, diagnostic_code="6260"),
-              SourceChunk(number=2, chunk_id=2, entry_id="e2", title="Filing a claim", url="https://www.va.gov/2",
-                          content="", score=0.66)]
-    text = extractive_generate(question="how do i file for tinnitus", question_vector=QUESTION_VECTOR, chunks=chunks,
-                               units={1: table, 2: rule}, chunk_types={1: "rating_table"}, codes=("6260",)).text
+    text = table_or_rule("how do i file for tinnitus", "6260", "Tinnitus, DC 6260", table, "Filing a claim", rule)
     assert text.startswith("A disability claim is filed") and "10% — recurrent tinnitus" not in text
 
 
