@@ -372,6 +372,7 @@ def test_a_worked_examples_dates_do_not_lead_an_answer_to_the_askers_own_dates()
     assert lead("got out may 2023, intent to file march 10 2024, what effective date will i get").startswith(
         "An intent to file")
     assert lead("how does an intent to file protect my effective date").startswith("In this example")
+    assert lead("how does an intent to file protect my post-9/11 effective date").startswith("In this example")
 
 
 def test_the_condition_a_rating_is_for_does_not_lead_a_question_about_something_else():

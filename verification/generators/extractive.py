@@ -204,7 +204,7 @@ _EXAMPLE_TITLE_RE = re.compile(r"\bexamples?\b", re.IGNORECASE)
 # The asker's own dates ("got out May 2023, intent to file March 10 2024"): a worked example's dates would
 # read as theirs ("the effective date can be March 10, 2025"), so an example's page weighs less.
 _OWN_DATES_RE = re.compile(r"\b(?:19[4-9]\d|20[0-4]\d)\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)"
-                           r"[a-z]*\.? \d{1,2}\b|\b\d{1,2}/\d{1,2}(?:/\d{2,4})?\b", re.IGNORECASE)
+                           r"[a-z]*\.? \d{1,2}\b|\b(?!9/11\b)\d{1,2}/\d{1,2}(?:/\d{2,4})?\b", re.IGNORECASE)  # not "Post-9/11"
 W_OTHERS_EXAMPLE = 0.3
 # A table's introducing sentence comes with its rows when it says something: at least this many words.
 CAPTION_MIN_WORDS = 6
@@ -750,7 +750,7 @@ def _comparison_sides(question: str) -> list[frozenset[str]]:
     sides = [found.group("a") or found.group("c"), found.group("b") or found.group("d")]
     words = [words for words in (content_words(side) for side in sides) if words]
     # "Chapter 31 and chapter 36": sides told apart only by their numbers have the same words; nothing orders.
-    return words if len(words) == 2 and words[0] != words[1] else []
+    return [] if len(words) == 2 and words[0] == words[1] else words
 
 
 def _compared_first(chosen: list[Unit], sides: list[frozenset[str]],
