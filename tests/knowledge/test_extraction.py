@@ -369,6 +369,8 @@ def test_topics_accept_lists_from_the_database():
         ("which review option is fastest", "which review option is fastest how long it takes on average"),
         ("ptsd va disability percentage", "ptsd va disability percentage posttraumatic stress disorder"),
         ("can a widower get DIC", "can a widower get DIC surviving spouse"),
+        ("will va give me hearing aids for free", "will va give me hearing aids for free hearing aids and eyeglasses"),
+        ("do hearing aids affect my hearing loss rating", "do hearing aids affect my hearing loss rating"),
         ("can my widow get my va disability after i die",
          "can my widow get my va disability after i die DIC survivors"),
         ("how do i file for tinnitus", "how do i file for tinnitus how to file a disability claim"),

@@ -444,6 +444,7 @@ NEAR_DOMAIN_IN_SCOPE = [
     "i hurt my back during the army fitness test can i get service connected",
     "how is a knee rated after surgery",
     "does workers comp affect my va disability",
+    "can the va pay for a gym membership or prosthetic for my amputated leg",
     "can my ex wife get part of my va disability after the divorce",
     "can va pay for a will for a veteran",
     "does my uniform allowance count for the va clothing allowance",
