@@ -787,6 +787,12 @@ def test_an_eligibility_question_is_answered_by_the_source_of_eligibility_rules(
     answer = generate("do i need a rating to get va health care", {1: rating, 2: rules}, scores,
                       {1: "explainer", 2: "eligibility"}).text
     assert answer.startswith("Veterans who served")
+    # "Can I get DIC if my husband died of a heart attack": whether its conditions are met.
+    addon = [("If your husband died after years rated totally disabled, DIC gets an added amount.", ON_TOPIC)]
+    rules = [("For DIC the veteran's death was service connected, or a total rating was held 10 years.", ON_TOPIC)]
+    answer = generate("can i get dic if my husband died of a heart attack", {1: addon, 2: rules}, scores,
+                      {1: "definition", 2: "eligibility"}).text
+    assert answer.startswith("For DIC the veteran's death")
 
 
 def table_or_rule(question: str, code: str, table_title: str, table: list, rule_title: str, rule: list) -> str:

@@ -69,7 +69,9 @@ _ELIGIBILITY_QUESTION_RE = re.compile(
     r"requirements? (?:for|to get)|"
     # "Do I need a rating to get VA health care", "do you have to be 100% to use it": what a benefit requires.
     r"(?:do|does) (?:i|you|we|he|she|they|a veteran) (?:need|have to (?:be|have)) [^.?!]{1,40} to "
-    r"(?:get|use|qualify|enroll|apply|receive))\b", re.IGNORECASE)
+    r"(?:get|use|qualify|enroll|apply|receive)|"
+    # "Can I get DIC if my husband died of a heart attack": whether the benefit's conditions are met.
+    r"(?:can|could|would) (?:i|we|she|he|they|my \w+) (?:get|receive|qualify for) [^.?!]{1,30} if)\b", re.IGNORECASE)
 W_ELIGIBILITY_CHUNK = 0.25
 # Questions on how a condition is connected or when it can be claimed, not on its levels: "secondary to PTSD",
 # "20 years after I got out", "too late to file".
