@@ -967,3 +967,16 @@ def test_a_source_holding_a_rare_word_of_the_question_leads():
 
     assert answer(frozenset({"transit"})).lstrip("- ").startswith("Transitional benefit")
     assert answer(frozenset()).startswith("DIC is a monthly payment")
+
+
+def test_a_numbered_step_of_another_source_is_not_borrowed():
+    # "How long do I have to appeal": a legacy appeal's first step says "within one year" too, but torn from
+    # "the steps of a legacy appeal" it would read as today's way to appeal.
+    units = {1: [("A Higher-Level Review must be requested within one year of the decision to appeal.", QUESTION_VECTOR)],
+             2: [("The steps of a legacy appeal, for decisions before 2019:", OFF),
+                 ("1. File a Notice of Disagreement within one year of the decision to appeal.", vec(1, 0, 0, 0.5))]}
+    text = generate("how long do i have to appeal a decision", units, {1: 0.7, 2: 0.6}).text
+    assert "Higher-Level Review" in text and "Notice of Disagreement" not in text
+    led = generate("how long do i have to appeal a decision", {2: units[2]}, {2: 0.6}).text
+    # Its own source keeps it, after the lead that says whose steps they are.
+    assert led.index("The steps of a legacy appeal") < led.index("1. File a Notice of Disagreement")

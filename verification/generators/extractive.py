@@ -194,6 +194,9 @@ _YES_NO_RE = re.compile(r"(?:^|[,.;:!?]\s)\W*(?:do|does|did|can|could|is|are|am|
                         re.IGNORECASE)
 # "Compare sleep apnea and asthma": sentences about the other condition are then part of the answer.
 # A sentence that opens by leaning on the one before it.
+# "1. File a Notice of Disagreement ...": a numbered step says what it is only under its list's lead ("the steps of
+# a legacy appeal").
+_NUMBERED_STEP_RE = re.compile(r"^\s*\d{1,2}[.)]\s")
 _CONTEXT_BOUND_RE = re.compile(r"^\s*(?:so|thus|therefore|that|this|these|those|it|they|such|but|however|also|"
                                r"and|or|then|otherwise)\b", re.IGNORECASE)
 # "that year", "the same window": a sentence naming something only the sentence before it defines ("the same
@@ -475,8 +478,9 @@ def extractive_generate(
             break
         if unit.chunk_number in used_chunks or total + len(unit.text) > MAX_CHARS:
             continue
-        if _ROW_RE.match(unit.text):
-            continue  # a level torn from its table ("60% — fixed in flexion") would read as this answer's
+        if _ROW_RE.match(unit.text) or _NUMBERED_STEP_RE.match(unit.text):
+            continue  # a level torn from its table ("60% — fixed in flexion") or a step from its list would read as
+            # this answer's
         if q_entities and not named(chunk_of[unit.chunk_number]):
             continue  # "what is DC 7522": another source's words on diagnostic codes in general are noise
         if on_benefit and not comparing and (not _on_benefit(chunk_of[unit.chunk_number], benefits)
@@ -787,9 +791,9 @@ def _direct_first(chosen: list[Unit], best: Unit, scores: Mapping[int, float]) -
     if not chosen or chosen[0] is best or not any(u is best for u in chosen) or any(_ROW_RE.match(u.text) for u in chosen) \
             or scores[id(best)] - scores.get(id(chosen[0]), 0.0) < DIRECT_FIRST_MARGIN \
             or _CONTEXT_BOUND_RE.match(best.text) or _BACK_REFERENCE_RE.search(best.text) \
-            or _ADDITIVE_RE.search(best.text) or (_LIST_ITEM_RE.match(best.text) and any(
+            or _ADDITIVE_RE.search(best.text) or _NUMBERED_STEP_RE.match(best.text) or (_LIST_ITEM_RE.match(best.text) and any(
                 u.chunk_number == best.chunk_number and _LIST_ANNOUNCED_RE.search(u.text) for u in chosen)):
-        return chosen  # (nor an item of a list, which follows the sentence announcing it)
+        return chosen  # (nor an item or a numbered step of a list, which follows the sentence announcing it)
     return [best, *(u for u in chosen if u is not best)]
 
 
