@@ -225,6 +225,9 @@ IN_SCOPE_QUESTIONS = [
     "Does SSDI affect my VA disability?",
     "Does VA count Social Security income for pension?",
     "Can I get VA disability and Social Security at the same time?",
+    "my husband is 60, gets SSDI, he was navy 1989-1993. does he have to wait till 65 for the pension?",
+    "my mom is a widow, only has social security of $1,200 a month. dad was a vietnam vet who died of a "
+    "stroke. is there anything VA can pay her?",
     "Does CHAMPVA work with Medicare?",
     "Do I need Medicare Part B to keep CHAMPVA?",
     "Is VA disability taxable?",
