@@ -502,6 +502,9 @@ def test_topics_accept_lists_from_the_database():
         ("rating for my back if i can bend forward 50 degrees",
          "rating for my back if i can bend forward 50 degrees flexion thoracolumbar spine"),
         ("my knee only bends to 60", "my knee only bends to 60 flexion"),
+        ("what range of motion do you need for a 40% lower back rating",
+         "what range of motion do you need for a 40% lower back rating thoracolumbar spine"),
+        ("what % is a lower back strain", "what % is a lower back strain"),  # its own code and page
         ("arthritis in my lower back, bending 70 degrees", "arthritis in my lower back, bending 70 degrees flexion"),
         ("he needs someone with him all day", "he needs someone with him all day aid and attendance"),
         ("can my wife get my back pay if i die before va pays",
