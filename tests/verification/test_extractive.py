@@ -836,6 +836,21 @@ def test_when_a_condition_can_be_claimed_is_not_answered_with_its_table():
     assert answer.startswith("There is no deadline")
 
 
+def test_a_review_asked_about_a_condition_is_not_answered_by_the_conditions_other_pages_either():
+    # "My claim for tinnitus got denied, which appeal should I do": tinnitus's page on how it differs from
+    # hearing loss is no more the answer than its table.
+    faq = [("Tinnitus and hearing loss are separate conditions with separate codes.", ON_TOPIC)]
+    lanes = [("With new and relevant evidence, file a Supplemental Claim.", NEAR)]
+    chunks = [SourceChunk(number=1, chunk_id=1, entry_id="e1", title="Tinnitus vs hearing loss",
+                          url="https://www.va.gov/1", content="Tinnitus is DC 6260.", score=0.6),
+              SourceChunk(number=2, chunk_id=2, entry_id="e2", title="Which decision review should I choose?",
+                          url="https://www.va.gov/2", content="", score=0.50)]
+    answer = extractive_generate(question="my tinnitus claim got denied, which appeal should i do",
+                                 question_vector=QUESTION_VECTOR, chunks=chunks, units={1: faq, 2: lanes},
+                                 codes=("6260",)).text
+    assert answer.startswith("With new and relevant evidence"), answer
+
+
 def test_a_comparison_opens_with_what_each_side_is_in_the_questions_order():
     rules = [("You can ask for a Higher-Level Review of a Supplemental Claim decision within one year.", ON_TOPIC),
              ("Higher-Level Review is also not available for contested claims.", NEAR)]
@@ -980,3 +995,26 @@ def test_a_numbered_step_of_another_source_is_not_borrowed():
     led = generate("how long do i have to appeal a decision", {2: units[2]}, {2: 0.6}).text
     # Its own source keeps it, after the lead that says whose steps they are.
     assert led.index("The steps of a legacy appeal") < led.index("1. File a Notice of Disagreement")
+
+
+def test_a_level_asked_comes_in_full_not_from_a_conditions_condensed_table():
+    # "What do I need to show for 70 percent PTSD": PTSD's page condenses the 70% row to a line; the General
+    # Rating Formula's page gives the row in full, even when it ranks below the best few.
+    condensed = [("PTSD is rated under the General Rating Formula. Condensed levels:", LEAD),
+                 ("50% — reduced reliability", OFF), ("70% — deficiencies in most areas", OFF)]
+    full = [("General Rating Formula for Mental Disorders:", LEAD),
+            ("70% — deficiencies in most areas, from symptoms such as near-continuous panic", OFF)]
+    filler = [("The stressor must be verified.", NEAR)]
+    contents = {1: " ".join(t for t, _ in condensed), 4: " ".join(t for t, _ in full)}
+    chunks = [chunk(n, cid, score, contents.get(cid, "")) for n, (cid, score) in
+              enumerate({1: 0.7, 2: 0.68, 3: 0.67, 4: 0.66}.items(), start=1)]
+    types = {1: "rating_table", 4: "rating_table"}
+    text = extractive_generate(question="what do i need to show for a 70 percent ptsd rating",
+                               question_vector=QUESTION_VECTOR, chunks=chunks,
+                               units={1: condensed, 2: filler, 3: filler, 4: full}, chunk_types=types).text
+    assert text.startswith("General Rating Formula") and "near-continuous panic" in text
+    # With no full row to be had, the condensed one answers.
+    alone = extractive_generate(question="what do i need to show for a 70 percent ptsd rating",
+                                question_vector=QUESTION_VECTOR, chunks=chunks[:3],
+                                units={1: condensed, 2: filler, 3: filler}, chunk_types=types).text
+    assert "70% — deficiencies in most areas [1]" in alone

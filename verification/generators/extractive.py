@@ -193,10 +193,13 @@ _COMBINED_RE = re.compile(r"\bcombin\w*", re.IGNORECASE)
 _YES_NO_RE = re.compile(r"(?:^|[,.;:!?]\s)\W*(?:do|does|did|can|could|is|are|am|was|will|would|should|has|have|if)\b",
                         re.IGNORECASE)
 # "Compare sleep apnea and asthma": sentences about the other condition are then part of the answer.
-# A sentence that opens by leaning on the one before it.
+# A condition's table that condenses the levels it borrows ("PTSD ... Condensed levels:"): the General Rating
+# Formula's own page gives each row in full.
+_CONDENSED_RE = re.compile(r"\bcondensed levels\b", re.IGNORECASE)
 # "1. File a Notice of Disagreement ...": a numbered step says what it is only under its list's lead ("the steps of
 # a legacy appeal").
 _NUMBERED_STEP_RE = re.compile(r"^\s*\d{1,2}[.)]\s")
+# A sentence that opens by leaning on the one before it.
 _CONTEXT_BOUND_RE = re.compile(r"^\s*(?:so|thus|therefore|that|this|these|those|it|they|such|but|however|also|"
                                r"and|or|then|otherwise)\b", re.IGNORECASE)
 # "that year", "the same window": a sentence naming something only the sentence before it defines ("the same
@@ -310,6 +313,7 @@ def extractive_generate(
     # after "from" or "due to" is the cause; its table is not what was asked, so it does not go first.
     causes = _causes_named(question, names, _condition_words(name_items)) - written
     asked_entities = q_entities - causes
+    implied = set(codes) - written  # the codes of conditions the question names in words
     leading_entities = written if not_its_table else asked_entities
     if not levels:
         # "My husband gets 10% for tinnitus; how much funding fee do we owe": the condition a rating is for
@@ -347,9 +351,15 @@ def extractive_generate(
         titled = [c for c in sources[len(read):] if chunk_types.get(c.chunk_id) == "rating_table"
                   and dc_codes_find(c.title) and asked & content_words(c.title)]
         read += titled[:1]
-    if levels and read and not any(holds_level(c) for c in read):
-        # The level asked about is a row of a source ranked lower: it takes the last place.
-        read[-1:] = [c for c in sources if holds_level(c)][:1] or read[-1:]
+    def holds_level_in_full(c: SourceChunk) -> bool:
+        return holds_level(c) and not _CONDENSED_RE.search(c.content)
+
+    if levels and read and not any(holds_level_in_full(c) for c in read):
+        # The level asked about is a row of a source ranked lower: it takes the last place. A level given in
+        # full (the General Rating Formula's 70% row) takes it from one a condition's condensed table gives.
+        full = [c for c in sources if c not in read and holds_level_in_full(c)][:1]
+        if full or not any(holds_level(c) for c in read):
+            read[-1:] = full or [c for c in sources if holds_level(c)][:1] or read[-1:]
     asked_codes = {e for e in leading_entities if _DC_RE.fullmatch(e)}  # not a cause ("ED from diabetes")
     if asked_codes and _RATING_QUESTION_RE.search(levels_text) and read \
             and not any(c.diagnostic_code in asked_codes or asked_codes & _codes_in(f"{c.title}\n{c.content}")
@@ -381,7 +391,7 @@ def extractive_generate(
             chunk_match += W_ELIGIBILITY_CHUNK
         if own_dates and _EXAMPLE_TITLE_RE.search(chunk.title):
             chunk_match -= W_OTHERS_EXAMPLE
-        if not_its_table and chunk_types.get(chunk.chunk_id) == "rating_table":
+        if not_its_table and (chunk_types.get(chunk.chunk_id) == "rating_table" or _about(chunk, implied)):
             chunk_match -= W_UNASKED_TABLE  # "VA denied my tinnitus, can I still get it": the claim, not its levels
         if wants_all and sum(1 for text, _ in units.get(chunk.chunk_id, ()) if _ROW_RE.match(text)) >= ALL_LEVELS_ROWS:
             chunk_match += W_ALL_LEVELS
@@ -425,7 +435,11 @@ def extractive_generate(
     # "I'm rated 10%, can I get voc rehab": a source on the benefit named answers, not a rule on ratings.
     best_score, best_unit = max(on_every or on_named or on_titled or (c for scored in by_chunk.values() for c in scored),
                                 key=lambda c: c[0])
-    with_level = [c for n, scored in by_chunk.items() if holds_level(chunk_of_read[n]) for c in scored]
+    # "What do I need to show for 70 percent PTSD": the General Rating Formula's full 70% row, not the line a
+    # condition's condensed table gives it.
+    level_sources = [n for n in by_chunk if holds_level_in_full(chunk_of_read[n])] \
+        or [n for n in by_chunk if holds_level(chunk_of_read[n])]
+    with_level = [c for n in level_sources for c in by_chunk[n]]
     if with_level and not _YES_NO_RE.search(question):
         # "What is the PTSD rating at 70 percent": the source holding that level answers, not a neighbour's table.
         best_score, best_unit = max(with_level, key=lambda c: c[0])
