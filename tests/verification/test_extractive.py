@@ -698,6 +698,21 @@ def test_a_question_naming_two_benefits_is_answered_by_the_page_on_both():
     assert text.startswith("Using VR&E does not use up GI Bill entitlement")
 
 
+def test_a_rating_status_beside_a_program_named_does_not_make_a_page_on_both_lead():
+    # "My dad is 100% P&T, I'm 24, can I still use his DEA": the DEA page for children answers, not every page
+    # that names both P&T and DEA (the spouses' time limits).
+    spouses = replace(chunk(1, 1, 0.62), title="DEA for spouses: time limits", benefits=frozenset({"dea", "p_and_t"}))
+    pt = replace(chunk(2, 2, 0.61), title="What a P&T rating unlocks", benefits=frozenset({"dea", "p_and_t"}))
+    children = replace(chunk(3, 3, 0.6), title="DEA for children: ages", benefits=frozenset({"dea"}))
+    units = {1: [("A spouse has 10 years to use DEA.", ON_TOPIC)],
+             2: [("A P&T rating can make a veteran's children eligible for DEA.", NEAR)],
+             3: [("Children can generally use DEA for college between ages 18 and 26.", ON_TOPIC)]}
+    question = "my dad is 100% p&t, im 24, can i still use his dea for college"
+    text = extractive_generate(question=question, question_vector=QUESTION_VECTOR, chunks=[spouses, pt, children],
+                               units=units, benefits=frozenset({"dea", "p_and_t"})).text
+    assert text.startswith("Children can generally use DEA"), text
+
+
 def test_a_sentence_announcing_a_list_brings_its_items_as_a_list():
     units = {1: [("VR&E organizes services into five tracks.", ON_TOPIC),
                  ("Reemployment: help returning to the job you held before service.", OFF),

@@ -52,6 +52,9 @@ W_FORM, W_FORM_CHUNK = 0.25, 0.1
 W_OTHER_BENEFIT = 0.1
 # Benefits nearly every source touches: naming one puts no source first ("keep my son on my compensation").
 BROAD_BENEFITS = frozenset({"disability_compensation", "va_health_care"})
+# A rating's status, not a program: beside a program named ("my dad is P&T, can I still use his DEA at 24") it
+# says whose benefit it is, and the program's own pages answer; alone ("I'm P&T, what can my kids get") it leads.
+STATUS_BENEFITS = frozenset({"p_and_t"})
 _APPLY_QUESTION_RE = re.compile(
     r"\b(?:(?:how|where) (?:do|can|would|should|does|did) (?:i|we|you|my \w+|he|she|they) (?:\w+ )?"
     r"(?:apply|file|sign up|request|enroll|add|appeal|submit|claim|ask for|report|switch|transfer|convert)|"
@@ -329,6 +332,7 @@ def extractive_generate(
     # "I'm P&T, can my kids get money for college": the sources on the benefit the question names come first,
     # then those on no benefit, then those only on others (VR&E's college track), however close in meaning.
     specific = benefits - BROAD_BENEFITS
+    specific = specific - STATUS_BENEFITS or specific
 
     def benefit_rank(c: SourceChunk) -> int:
         if _other_benefits_only(c, specific) or _titled_for_another(c, specific):
