@@ -58,6 +58,7 @@ FAA = "Federal Aviation Administration"
 TSA = "Transportation Security Administration"
 COURTS = "Courts and legal aid"
 CREDIT = "Credit bureaus"
+COMMISSARY = "Department of Defense (commissaries and exchanges)"
 CHILD_SUPPORT = "State child support agency"
 HIRING = "Federal hiring (USAJOBS)"
 
@@ -148,6 +149,15 @@ OTHER_AGENCY_QUESTIONS = [
     ("can you recommend a good lawyer for my divorce", COURTS),
     ("how do i get free legal help for a traffic ticket", COURTS),
     ("how do i start a nonprofit for veterans", IRS),
+    # Military pay and retirement, a job and drill, the commissary, a state's tuition waiver.
+    ("how much is BAH for an E-5 with dependents in san diego", DFAS),
+    ("do active duty get paid on the 1st and 15th or just once a month", DFAS),
+    ("how is military retirement figured out under high 3, i have 20 years", DFAS),
+    ("wife filed for divorce. how much of my military retirement does she get after 15 yrs married", COURTS),
+    ("can my boss fire me for missing work for guard drill weekends", DOL),
+    ("can i shop at the commissary now that i have a va rating? i never retired", COMMISSARY),
+    ("my kids want to go to college in california, does the state waive tuition for children of disabled vets?",
+     STATE_VA),
     ("what benefits do i get from my state for being 100 percent", STATE_VA),
     ("can i sue the army for my injury", COURTS),
     ("how do i get a copy of my marriage certificate", "State vital records office (marriage and divorce)"),
@@ -202,6 +212,7 @@ CHIT_CHAT_QUESTIONS = [
     "tell me a joke",
     "Who won the game last night?",
     "Write me a poem",
+    "whats the difference between a marine and a soldier lol",
     "What's your name?",
     "Are you a robot?",
     "got any funny jokes",
@@ -373,6 +384,9 @@ OUTSIDE_BENEFITS_QUESTIONS = [
     "which presidential candidate is better for veterans",
 ]
 NEAR_DOMAIN_IN_SCOPE = [
+    "does the GI bill pay BAH while im in school",
+    "can my ex wife get part of my va disability check? we have 2 kids together",
+    "what's the difference between the army and navy for GI Bill",
     "How does divorce affect my VA disability?",
     "Can I add my new wife as a dependent?",
     "Does VA treat gambling problems?",
