@@ -655,6 +655,12 @@ def test_a_time_limit_question_is_answered_by_the_limit_not_by_another_figure():
     units = {1: [("VR&E generally provides up to 48 months of entitlement.", ON_TOPIC),
                  ("Your basic period of eligibility ends 12 years from your separation.", NEAR)]}
     assert generate("is there a time limit on vr&e", units, {1: 0.7}).text.startswith("Your basic period")
+    # "You have up to one year from ..." sets a limit as much as "within one year" does.
+    units = {1: [("A Board Appeal must be filed within one year of the decision.", ON_TOPIC)],
+             2: [("Sending evidence early helps avoid delays.", ON_TOPIC),
+                 ("You have up to one year from the date VA receives the claim to send evidence.", NEAR)]}
+    text = generate("how long do i have to send evidence after i file my claim", units, {1: 0.7, 2: 0.69}).text
+    assert text.startswith("You have up to one year from the date VA receives the claim"), text
 
 
 def test_a_sentence_adding_to_another_does_not_lead_even_when_its_also_comes_late():

@@ -576,8 +576,11 @@ def _count_pattern(question: str) -> re.Pattern | None:
     match = _HOW_MANY_RE.search(question)
     if not match:
         if _TIME_LIMIT_QUESTION_RE.search(question):
-            return re.compile(rf"\b(?:within|no later than|ends?|expires?)\s+(?:the\s+)?(?:first\s+)?"
-                              rf"(?:{_NUMBER_WORDS})\s+(?:days?|weeks?|months?|years?)\b", re.IGNORECASE)
+            # "You have up to one year from the date VA receives the claim" sets a limit too.
+            return re.compile(rf"\b(?:within|no later than|ends?|expires?|(?:have|has) up to)\s+(?:the\s+)?"
+                              rf"(?:first\s+)?(?:{_NUMBER_WORDS})\s+(?:days?|weeks?|months?|years?)\b|"
+                              rf"\bup to (?:{_NUMBER_WORDS})\s+(?:days?|weeks?|months?|years?) (?:from|after)\b",
+                              re.IGNORECASE)
         return None
     noun = re.escape(match.group(1).lower().removesuffix("s"))
     return re.compile(rf"\b(?:{_NUMBER_WORDS})(?:\s+\w+)?\s+{noun}s?\b", re.IGNORECASE)  # not "one-time"
