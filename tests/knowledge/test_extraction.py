@@ -502,6 +502,8 @@ def test_topics_accept_lists_from_the_database():
         ("rating for my back if i can bend forward 50 degrees",
          "rating for my back if i can bend forward 50 degrees flexion thoracolumbar spine"),
         ("my knee only bends to 60", "my knee only bends to 60 flexion"),
+        ("if I file now will they pay me back to my discharge date",
+         "if I file now will they pay me back to my discharge date effective date day after separation"),
         ("what range of motion do you need for a 40% lower back rating",
          "what range of motion do you need for a 40% lower back rating thoracolumbar spine"),
         ("what % is a lower back strain", "what % is a lower back strain"),  # its own code and page

@@ -1039,3 +1039,27 @@ def test_a_level_asked_comes_in_full_not_from_a_conditions_condensed_table():
                                 question_vector=QUESTION_VECTOR, chunks=chunks[:3],
                                 units={1: condensed, 2: filler, 3: filler}, chunk_types=types).text
     assert "70% — deficiencies in most areas [1]" in alone
+
+
+def test_an_asker_who_has_left_service_is_not_answered_by_a_page_for_those_still_serving():
+    # "I'm 10% service connected, can I get VR&E": the rules for veterans answer, read although ranked below the
+    # best few; the page for service members still on active duty neither leads nor lends a sentence.
+    def page(number: int, title: str, score: float, kind: str) -> SourceChunk:
+        return replace(chunk(number, number, score), title=title, benefits=frozenset({"vre"}))
+    chunks = [page(1, "What services can VR&E provide?", 0.52, "narrative"),
+              page(2, "VR&E eligibility while still on active duty", 0.48, "eligibility"),
+              page(3, "Can VR&E pay for college?", 0.46, "faq"),
+              page(4, "VR&E eligibility for veterans", 0.45, "eligibility")]
+    types = {1: "narrative", 2: "eligibility", 3: "faq", 4: "eligibility"}
+    units = {1: [("VR&E can provide counseling, training and job help.", ON_TOPIC)],
+             2: [("Service members still on active duty can get VR&E with a memorandum rating.", ON_TOPIC)],
+             3: [("VR&E can pay for college.", NEAR)],
+             4: [("A veteran with a service-connected rating of at least 10% may be eligible for VR&E.", NEAR)]}
+    text = extractive_generate(question="im 10% service connected can i get vr&e", question_vector=QUESTION_VECTOR,
+                               chunks=chunks, units=units, chunk_types=types, benefits=frozenset({"vre"})).text
+    assert text.startswith("A veteran with a service-connected rating of at least 10%"), text
+    assert "memorandum rating" not in text
+    # Still serving, the page for service members is the asker's own.
+    serving = extractive_generate(question="im still on active duty, can i get vr&e", question_vector=QUESTION_VECTOR,
+                                  chunks=chunks, units=units, chunk_types=types, benefits=frozenset({"vre"})).text
+    assert serving.startswith("Service members still on active duty"), serving

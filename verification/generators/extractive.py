@@ -74,7 +74,10 @@ _ELIGIBILITY_QUESTION_RE = re.compile(
     r"(?:do|does) (?:i|you|we|he|she|they|a veteran) (?:need|have to (?:be|have)) [^.?!]{1,40} to "
     r"(?:get|use|qualify|enroll|apply|receive)|"
     # "Can I get DIC if my husband died of a heart attack": whether the benefit's conditions are met.
-    r"(?:can|could|would) (?:i|we|she|he|they|my \w+) (?:get|receive|qualify for) [^.?!]{1,30} if)\b", re.IGNORECASE)
+    r"(?:can|could|would) (?:i|we|she|he|they|my \w+) (?:get|receive|qualify for) [^.?!]{1,30} if|"
+    # "I'm 10% service connected, can I get VR&E": the asker's status, then whether it is enough.
+    r"i'?m\b[^.?!]{1,40}?,?\s(?:can|could|would|do) (?:i|we) (?:still )?(?:get|receive|qualify for|use|apply for))\b",
+    re.IGNORECASE)
 W_ELIGIBILITY_CHUNK = 0.25
 # Questions on how a condition is connected or when it can be claimed, not on its levels: "secondary to PTSD",
 # "20 years after I got out", "too late to file".
@@ -143,6 +146,18 @@ _SERVICE_CONNECTED_RE = re.compile(r"\bservice[- ]connected\b", re.IGNORECASE)
 _CONNECTED_DEATH_RE = re.compile(r"\bservice[- ]connected (?:death|burial)\b|\bdied (?:of|from) (?:a |his |her )?service[- ]"
                                  r"connected\b", re.IGNORECASE)
 W_OTHER_POLARITY = 0.2
+# "I got out of the Army last month, will they pay me back to my discharge date", "I'm 10% service connected,
+# can I get VR&E": the asker has left service, so a page for those still serving (BDD, VR&E on active duty) is
+# the other case.
+_SEPARATED_RE = re.compile(
+    r"\b(?:got out|separated|been discharged|got discharged|retired from|left (?:the )?(?:military|"
+    r"service|army|navy|air force|marines?|marine corps|coast guard|active duty))\b|"
+    r"\b(?:i'?m|i am)\s+(?:\d{1,3}\s?(?:%|percent)\s+)?(?:sc|service[- ]connected)\b|"
+    r"\b(?:i'?m|i am)\s+(?:rated|at)\s+\d{1,3}\s?(?:%|percent)", re.IGNORECASE)
+_STILL_SERVING_RE = re.compile(r"\b(?:still (?:in|on active duty|serving)|on active duty|before (?:i |you )?(?:get out|"
+                               r"separat\w*|discharg\w*|retir\w*|leav\w*)|memorandum|ides|bdd)\b", re.IGNORECASE)
+_SERVING_TITLE_RE = re.compile(r"\bbefore separation\b|\bdays? left on active duty\b|\bwhile still on active duty\b",
+                               re.IGNORECASE)
 # "How many months of GI Bill do I get": a sentence giving a number of them answers it ("Check your remaining
 # months on your Post-9/11 GI Bill statement" shares more words and a "9/11", but no count).
 _HOW_MANY_RE = re.compile(r"\bhow many (\w+)", re.IGNORECASE)
@@ -287,6 +302,7 @@ def extractive_generate(
     wants_rules = bool(_ELIGIBILITY_QUESTION_RE.search(question))
     wants_all = bool(_ALL_LEVELS_RE.search(question))
     own_dates = bool(_OWN_DATES_RE.search(question))
+    separated = bool(_SEPARATED_RE.search(question)) and not _STILL_SERVING_RE.search(question)
     # The question without the asker's own rating; "how do I file for an increase on my knee rating" asks for
     # the way to file, not for the knee's levels, so an apply question asks for no table.
     levels_text = "" if wants_form else _TEMPORARY_TOTAL_RE.sub(" ", _OWN_RATING_RE.sub(" ", question))
@@ -358,6 +374,15 @@ def extractive_generate(
     def holds_level_in_full(c: SourceChunk) -> bool:
         return holds_level(c) and not _CONDENSED_RE.search(c.content)
 
+    def others_case(c: SourceChunk) -> bool:
+        return separated and bool(_SERVING_TITLE_RE.search(c.title))
+
+    if wants_rules and read and not any(chunk_types.get(c.chunk_id) == "eligibility" and not others_case(c)
+                                        for c in read):
+        # "I'm 10% service connected, can I get VR&E": who qualifies is asked; the rules' source ranked lower
+        # is read too (not the one for those still serving).
+        read += [c for c in sources[len(read):] if chunk_types.get(c.chunk_id) == "eligibility"
+                 and not others_case(c)][:1]
     if levels and read and not any(holds_level_in_full(c) for c in read):
         # The level asked about is a row of a source ranked lower: it takes the last place. A level given in
         # full (the General Rating Formula's 70% row) takes it from one a condition's condensed table gives.
@@ -393,6 +418,8 @@ def extractive_generate(
             chunk_match += W_FORM_CHUNK
         if wants_rules and chunk_types.get(chunk.chunk_id) == "eligibility":
             chunk_match += W_ELIGIBILITY_CHUNK
+        if others_case(chunk):
+            chunk_match -= W_OTHER_POLARITY
         if own_dates and _EXAMPLE_TITLE_RE.search(chunk.title):
             chunk_match -= W_OTHERS_EXAMPLE
         if not_its_table and (chunk_types.get(chunk.chunk_id) == "rating_table" or _about(chunk, implied)):
@@ -513,6 +540,8 @@ def extractive_generate(
         conditions = _conditions_in(unit.text, names) | frozenset(dc_codes_find(unit.text))
         if conditions and allowed_codes and not comparing and not conditions & allowed_codes:
             continue  # a sentence about another condition only ("asthma is rated on ...")
+        if others_case(chunk_of[unit.chunk_number]):
+            continue  # "I got out last month": a page for those still serving
         if _EXAMPLE_TITLE_RE.search(chunk_of[unit.chunk_number].title):
             continue  # "Had the veteran filed after March 10, 2026, ...": a worked example's case is not the asker's
         if _CONTEXT_BOUND_RE.match(unit.text) or _BACK_REFERENCE_RE.search(unit.text):
