@@ -502,6 +502,15 @@ def test_topics_accept_lists_from_the_database():
         ("rating for my back if i can bend forward 50 degrees",
          "rating for my back if i can bend forward 50 degrees flexion thoracolumbar spine"),
         ("my knee only bends to 60", "my knee only bends to 60 flexion"),
+        ("how much of the post 9/11 gi bill do i get if i only served 2 years",
+         "how much of the post 9/11 gi bill do i get if i only served 2 years eligibility percentage by length of "
+         "service"),
+        ("how many years do you have to reenlist to transfer post 9/11 benefits to kids",
+         "how many years do you have to reenlist to transfer post 9/11 benefits to kids agreement to serve 4 "
+         "additional years"),
+        ("funding fee for second time va loan", "funding fee for second time va loan after first use"),
+        ("combat vet got out 2019, do i get free va health care",
+         "combat vet got out 2019, do i get free va health care copays combat veterans enhanced eligibility"),
         ("if I file now will they pay me back to my discharge date",
          "if I file now will they pay me back to my discharge date effective date day after separation"),
         ("what range of motion do you need for a 40% lower back rating",
