@@ -509,6 +509,14 @@ def test_topics_accept_lists_from_the_database():
          "how many years do you have to reenlist to transfer post 9/11 benefits to kids agreement to serve 4 "
          "additional years"),
         ("funding fee for second time va loan", "funding fee for second time va loan after first use"),
+        ("I gave my son $50,000 last year to help with his house. will that hurt me applying for va pension",
+         "I gave my son $50,000 last year to help with his house. will that hurt me applying for va pension "
+         "look-back asset transfers penalty period"),
+        ("getting divorced. do i have to tell va? i get extra on my check for my wife",
+         "getting divorced. do i have to tell va? i get extra on my check for my wife remove a dependent after a "
+         "divorce 21-686c"),
+        ("if i start taking social security at 62 will my va disability go down",
+         "if i start taking social security at 62 will my va disability go down compensation not based on income"),
         ("combat vet got out 2019, do i get free va health care",
          "combat vet got out 2019, do i get free va health care copays combat veterans enhanced eligibility"),
         ("if I file now will they pay me back to my discharge date",
