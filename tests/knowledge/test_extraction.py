@@ -370,7 +370,9 @@ def test_topics_accept_lists_from_the_database():
         ("ptsd va disability percentage", "ptsd va disability percentage posttraumatic stress disorder"),
         ("can a widower get DIC", "can a widower get DIC surviving spouse"),
         ("will va give me hearing aids for free", "will va give me hearing aids for free hearing aids and eyeglasses"),
-        ("do hearing aids affect my hearing loss rating", "do hearing aids affect my hearing loss rating"),
+        # Not VA's page on getting hearing aids: the rating exam is done without them.
+        ("do hearing aids affect my hearing loss rating",
+         "do hearing aids affect my hearing loss rating exam without hearing aids"),
         ("can my widow get my va disability after i die",
          "can my widow get my va disability after i die DIC survivors"),
         ("how do i file for tinnitus", "how do i file for tinnitus how to file a disability claim"),
@@ -509,6 +511,15 @@ def test_topics_accept_lists_from_the_database():
          "how many years do you have to reenlist to transfer post 9/11 benefits to kids agreement to serve 4 "
          "additional years"),
         ("funding fee for second time va loan", "funding fee for second time va loan after first use"),
+        ("can I still apply for S-DVI", "can I still apply for S-DVI Service-Disabled Veterans Insurance VALife"),
+        ("my husband passed before his claim was decided. can I continue his claim?",
+         "my husband passed before his claim was decided. can I continue his claim? substitute for a deceased "
+         "claimant accrued benefits"),
+        ("i wear hearing aids now, does that get me a higher hearing loss rating?",
+         "i wear hearing aids now, does that get me a higher hearing loss rating? exam without hearing aids"),
+        ("I have a scar on my forearm from surgery in service and it hurts. what can it be rated",
+         "I have a scar on my forearm from surgery in service and it hurts. what can it be rated painful or "
+         "unstable scars"),
         ("I gave my son $50,000 last year to help with his house. will that hurt me applying for va pension",
          "I gave my son $50,000 last year to help with his house. will that hurt me applying for va pension "
          "look-back asset transfers penalty period"),
