@@ -65,6 +65,13 @@ def test_a_levels_question_gets_the_table_of_the_next_source_when_the_best_has_n
     assert "restrict daily activity [2]:\n- 10%" in result.text
 
 
+def test_a_question_for_the_percentages_gets_the_table_of_the_next_source():
+    # "radiculopathy percentages mild moderate severe": "percentages" asks for the levels as "percent" does.
+    result = generate("debilitating fatigue percentages", {1: DIAGNOSIS, 2: TABLE}, {1: 0.8, 2: 0.6},
+                      {2: "rating_table"})
+    assert result.text.startswith("DC 6354 chronic fatigue syndrome is rated") and "- 40%" in result.text
+
+
 def test_a_yes_no_question_is_answered_by_the_explanation_before_the_table():
     result = generate("do I need a diagnosis of debilitating fatigue for a rating", {1: DIAGNOSIS, 2: TABLE},
                       {1: 0.8, 2: 0.6}, {2: "rating_table"})

@@ -108,7 +108,7 @@ _QUANTITY_QUESTION_RE = re.compile(r"\b(how (much|many|long|soon|early|late)|whe
                                    r"deadline|percent|rate|rating|amount|limit|cap|cost|pay)\b|%", re.IGNORECASE)
 # A question for the levels themselves ("what does VA rate CFS at", "what percent"); with "how much" it is a
 # rating question, which gets the leading source's table, but only a levels question borrows another's.
-_LEVELS_WORDS = r"rat(?:e|ed|es|ing|ings)|percent(?:age)?|criteria|what level|evaluat\w*"
+_LEVELS_WORDS = r"rat(?:e|ed|es|ing|ings)|percent(?:ages?|s)?|criteria|what level|evaluat\w*"
 _LEVELS_QUESTION_RE = re.compile(rf"\b(?:{_LEVELS_WORDS})\b|%", re.IGNORECASE)
 _RATING_QUESTION_RE = re.compile(rf"\b(?:{_LEVELS_WORDS}|how much)\b|%", re.IGNORECASE)
 # A level the question asks about ("at 70 percent", "a 30% rating"): that level's criteria answer it.
