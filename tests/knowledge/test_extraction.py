@@ -511,6 +511,11 @@ def test_topics_accept_lists_from_the_database():
          "how many years do you have to reenlist to transfer post 9/11 benefits to kids agreement to serve 4 "
          "additional years"),
         ("funding fee for second time va loan", "funding fee for second time va loan after first use"),
+        ("Im 70% combined but my highest single rating is 30%. can I still get unemployability?",
+         "Im 70% combined but my highest single rating is 30%. can I still get unemployability? TDIU one "
+         "disability 40 percent extraschedular"),
+        ("can my ex wife get part of my va disability check", "can my ex wife get part of my va disability check "
+         "apportionment"),
         ("can I still apply for S-DVI", "can I still apply for S-DVI Service-Disabled Veterans Insurance VALife"),
         ("my husband passed before his claim was decided. can I continue his claim?",
          "my husband passed before his claim was decided. can I continue his claim? substitute for a deceased "

@@ -1070,3 +1070,20 @@ def test_an_asker_who_has_left_service_is_not_answered_by_a_page_for_those_still
     serving = extractive_generate(question="im still on active duty, can i get vr&e", question_vector=QUESTION_VECTOR,
                                   chunks=chunks, units=units, chunk_types=types, benefits=frozenset({"vre"})).text
     assert serving.startswith("Service members still on active duty"), serving
+
+
+def test_a_page_titled_for_the_benefit_asked_is_read_before_pages_that_only_mention_it():
+    # "70% combined, highest single rating 30%, can I get unemployability": the combined rating's pages name
+    # TDIU in passing and rank higher; the page titled for TDIU is read and answers.
+    def page(number: int, title: str, score: float) -> SourceChunk:
+        return replace(chunk(number, number, score), title=title, benefits=frozenset({"tdiu"}))
+    chunks = [page(1, "How to reach a 100% combined rating", 0.67), page(2, "Combined rating: definition", 0.64),
+              page(3, "Why ratings don't add up", 0.63), page(4, "TDIU requirements", 0.62)]
+    units = {1: [("Many veterans at 90% combined look at TDIU.", ON_TOPIC)],
+             2: [("A combined rating is not a sum; TDIU pays at 100%.", ON_TOPIC)],
+             3: [("Ratings combine rather than add, and TDIU is separate.", ON_TOPIC)],
+             4: [("TDIU needs a single rating at 60%, or the highest at 40% with a combined 70%.", ON_TOPIC)]}
+    text = extractive_generate(question="im 70% combined, highest single rating is 30%, can i get tdiu",
+                               question_vector=QUESTION_VECTOR, chunks=chunks, units=units,
+                               benefits=frozenset({"tdiu"})).text
+    assert text.startswith("TDIU needs a single rating at 60%"), text

@@ -357,7 +357,12 @@ def extractive_generate(
             return -1  # "Can I use voc rehab and the GI Bill": the page on both answers before a page on one
         return 1 if specific and not _on_benefit(c, specific) else 0
 
-    sources = sorted(chunks, key=lambda c: (not named(c, leading_entities), benefit_rank(c), c.number))
+    def untitled(c: SourceChunk) -> bool:
+        # "70% combined, highest single rating 30%, can I get unemployability": a page titled for the benefit
+        # asked about comes before one that only mentions it (the combined rating's page naming TDIU).
+        return bool(specific) and not _benefits_meet(_title_benefits(c.title), specific)
+
+    sources = sorted(chunks, key=lambda c: (not named(c, leading_entities), benefit_rank(c), untitled(c), c.number))
     read = sources[:MAX_SOURCE_CHUNKS]
     # "Why was my retro check less than expected? I'm a military retiree": the source full-text search ranks
     # first (it says "retired pay") may sit below the best few in meaning; it is read too.
