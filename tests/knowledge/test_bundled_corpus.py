@@ -1,12 +1,14 @@
 """What the bundled corpus promises: the rating tables of the most claimed conditions, the benefits veterans
 ask about, a checked date on every chunk, and dollar amounts that say when they apply."""
 
+import json
 import re
 
 import pytest
 
 from knowledge.corpus_formats import corpus_parse
-from knowledge.services import bundled_corpus_paths
+from knowledge.patterns import va_forms_find
+from knowledge.services import SEED_DIR, bundled_corpus_paths
 
 # The most claimed conditions (VA Annual Benefits Report) and the diagnostic code each is rated under.
 MOST_CLAIMED = {
@@ -78,3 +80,13 @@ def test_each_benefit_topic_is_covered(records, topic, marker):
 def test_dollar_amounts_say_when_they_apply(records):
     undated = [r.entry_id for r in records if DOLLAR_RE.search(r.content) and not PERIOD_RE.search(r.content)]
     assert undated == []
+
+
+def test_every_va_form_the_corpus_names_is_on_the_list_of_forms(records):
+    # A form the corpus explains ("VA Form 21-0958 is no longer used") but the list of forms lacks is refused as
+    # a form that does not exist. Other agencies' documents (DD-214, SF-180) are kept apart and not VA forms.
+    listed = {form["number"].upper() for form in json.loads((SEED_DIR / "va_forms.json").read_text("utf-8"))}
+    others = {document["number"].upper() for document in
+              json.loads((SEED_DIR.parent / "data" / "non_va_documents.json").read_text("utf-8"))["documents"]}
+    named = {form: r.entry_id for r in records for form in va_forms_find(f"{r.title}\n{r.content}")}
+    assert {form: entry for form, entry in named.items() if form not in listed | others} == {}

@@ -1087,3 +1087,14 @@ def test_a_page_titled_for_the_benefit_asked_is_read_before_pages_that_only_ment
                                question_vector=QUESTION_VECTOR, chunks=chunks, units=units,
                                benefits=frozenset({"tdiu"})).text
     assert text.startswith("TDIU needs a single rating at 60%"), text
+
+
+def test_a_source_naming_the_form_the_question_writes_answers_however_low_it_scores():
+    # "What is form 22-0803": the test-fee page names it; the pages on other forms score far higher.
+    other = replace(chunk(1, 1, 0.44, "VA Form 22-5490 is the dependents' application."), title="VA Form 22-5490")
+    fees = replace(chunk(2, 2, 0.04, "Submit VA Form 22-0803 for a licensing test fee."), title="Test fees")
+    units = {1: [("VA Form 22-5490 is the dependents' application.", ON_TOPIC)],
+             2: [("Submit VA Form 22-0803 for a licensing test fee.", OFF)]}
+    text = extractive_generate(question="what is form 22-0803", question_vector=QUESTION_VECTOR,
+                               chunks=[other, fees], units=units).text
+    assert text.startswith("Submit VA Form 22-0803"), text

@@ -469,8 +469,11 @@ def extractive_generate(
     on_every = [c for n, scored in by_chunk.items() if len(specific) > 1 and _on_every(chunk_of_read[n], specific)
                 for c in scored]
     # "I'm rated 10%, can I get voc rehab": a source on the benefit named answers, not a rule on ratings.
-    best_score, best_unit = max(on_every or on_named or on_titled or (c for scored in by_chunk.values() for c in scored),
-                                key=lambda c: c[0])
+    # "What is form 22-0803": a source naming a form or code the question writes answers, however far below the
+    # pages on other forms it scores.
+    on_written = [c for n, scored in by_chunk.items() if written and named(chunk_of_read[n], written) for c in scored]
+    best_score, best_unit = max(on_every or on_named or on_titled or on_written
+                                or (c for scored in by_chunk.values() for c in scored), key=lambda c: c[0])
     # "What do I need to show for 70 percent PTSD": the General Rating Formula's full 70% row, not the line a
     # condition's condensed table gives it.
     level_sources = [n for n in by_chunk if holds_level_in_full(chunk_of_read[n])] \

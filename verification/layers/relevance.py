@@ -21,6 +21,10 @@ from verification.layers.types import RelevanceResult, SourceChunk
 # needs θmin. Answers this close to the floor are weak, and say so.
 LEXICAL_COMPANION_RANKS = 3
 LEXICAL_COMPANION_MARGIN = 0.08
+# The chunk the graph ranks first among those linked to a code or form the question names is kept whatever its
+# score: "what is form 22-0803" is a bare number to the embedding model (the test-fee page that names the form
+# scores 0.04), so without it the pages on other forms answered. It alone does not make a question answerable.
+ENTITY_COMPANION_RANKS = 1
 
 
 def relevance_filter(
@@ -49,11 +53,11 @@ def relevance_filter(
             0 < chunk.lexical_rank <= LEXICAL_COMPANION_RANKS and chunk.score >= theta_min - LEXICAL_COMPANION_MARGIN
         )
 
-    kept = tuple(
-        replace(chunk, number=number)
-        for number, chunk in enumerate((chunk for chunk in ranked if relevant(chunk)), start=1)
-        if number <= top_k
-    )
+    chosen = [chunk for chunk in ranked if relevant(chunk)][:top_k]
+    if chosen:
+        named = [chunk for chunk in ranked if 0 < chunk.entity_rank <= ENTITY_COMPANION_RANKS and chunk not in chosen]
+        chosen = (chosen + named)[:top_k] if len(chosen) < top_k else chosen[:top_k - len(named)] + named
+    kept = tuple(replace(chunk, number=number) for number, chunk in enumerate(chosen, start=1))
     best_score = ranked[0].score if ranked else 0.0
     return RelevanceResult(
         kept=kept,

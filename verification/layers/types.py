@@ -25,6 +25,7 @@ class SourceChunk:
     topic: str = ""
     diagnostic_code: str = ""
     lexical_rank: int = 0  # its rank among full-text hits, 0 when full-text search did not find it
+    entity_rank: int = 0  # its rank among the chunks linked to a code or form the question names, 0 when none
     benefits: frozenset[str] = frozenset()  # the benefits the graph links it to ("vre", "dic")
     checked_on: date | None = None  # the day its facts were checked against its official page
 

@@ -195,7 +195,7 @@ def retrieve(state: AnswerState) -> AnswerState:
     chunks = tuple(
         SourceChunk(number=h.rank, chunk_id=h.chunk_id, entry_id=h.entry_id, title=h.title, url=h.url,
                     content=h.content, score=h.similarity, topic=h.topic, diagnostic_code=h.diagnostic_code,
-                    lexical_rank=h.ranks.get("lexical", 0),
+                    lexical_rank=h.ranks.get("lexical", 0), entity_rank=h.ranks.get("entity", 0),
                     benefits=benefits.get(h.chunk_id, frozenset()), checked_on=h.checked_on)
         for h in hits
     )

@@ -126,3 +126,16 @@ def test_dense_hits_under_theta_or_full_text_hits_far_under_it_are_refused():
     low_lexical_rank = replace(PACT_ACT, number=3, chunk_id=3, score=0.44, lexical_rank=4)
     result = relevance_filter(chunks=[dense_only, far_lexical, low_lexical_rank], **WHITEPAPER)
     assert result.refuse and not result.kept
+
+
+def test_the_chunk_naming_a_form_the_question_names_is_kept_whatever_its_score():
+    # "What is form 22-0803": the page naming it scores 0.04 against a bare number; it is kept, after the others.
+    close = [replace(PTSD, number=n, chunk_id=n, score=0.6 - n / 100) for n in range(1, 8)]
+    named = replace(PACT_ACT, number=8, chunk_id=8, score=0.04, entity_rank=1)
+    second = replace(TINNITUS, number=9, chunk_id=9, score=0.05, entity_rank=2)
+    result = relevance_filter(chunks=[*close, named, second], **WHITEPAPER)
+    assert [chunk.chunk_id for chunk in result.kept] == [1, 2, 3, 4, 5, 6, 8]
+    assert result.kept[-1].number == 7
+    # It alone does not make a question answerable.
+    alone = relevance_filter(chunks=[replace(PTSD, score=0.3), named], **WHITEPAPER)
+    assert alone.refuse is True and alone.kept == ()
