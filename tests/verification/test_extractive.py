@@ -797,6 +797,20 @@ def test_money_down_is_not_a_rating_level():
     assert levels_asked("what is the ptsd rating at 10 percent") == frozenset({10})
 
 
+@pytest.mark.parametrize("question", [
+    "my PFT showed DLCO 60 percent predicted. what is the copd rating for that",
+    "my FEV1 was 60 percent predicted, asthma rating",
+    "FEV-1/FVC is 30 percent, what COPD rating",
+    "chronic fatigue syndrome, I can only do about 60 percent of what I could before I got sick. what rating",
+    "ejection fraction 45% what rating",
+    "eczema on 30% of my body, what rating",
+])
+def test_a_measurement_in_percent_is_not_a_rating_level(question):
+    # Shown only the row whose level equals the finding, "DLCO 60 percent" read as 60% (it rates 30%).
+    from verification.generators.extractive import levels_asked
+    assert levels_asked(question) == frozenset()
+
+
 def test_an_eligibility_question_is_answered_by_the_source_of_eligibility_rules():
     # "Who qualifies for the caregiver program": the procedure page's "caregivers who do not qualify can still
     # use ..." shares the question's words; the eligibility page's rules answer.

@@ -113,7 +113,13 @@ _LEVELS_QUESTION_RE = re.compile(rf"\b(?:{_LEVELS_WORDS})\b|%", re.IGNORECASE)
 _RATING_QUESTION_RE = re.compile(rf"\b(?:{_LEVELS_WORDS}|how much)\b|%", re.IGNORECASE)
 # A level the question asks about ("at 70 percent", "a 30% rating"): that level's criteria answer it.
 # "Put 10 percent down": a down payment, not a level.
-_LEVEL_ASKED_RE = re.compile(r"\b(\d{1,3})\s?(?:%|percent\b|per cent\b)(?!\s*(?:down\b|down payment))", re.IGNORECASE)
+# A measurement in percent is not a level either: "DLCO 60 percent predicted", "about 60 percent of what I could
+# do before", "FEV-1/FVC is 30 percent", "eczema on 25% of my body" name a finding the table turns into a level.
+_LEVEL_ASKED_RE = re.compile(r"\b(\d{1,3})\s?(?:%|percent\b|per cent\b)(?!\s*(?:down\b|down payment|predicted\b|"
+                             r"of (?:predicted|normal|what|my|his|her|the|their|your|body|exposed|total|pre)\b))",
+                             re.IGNORECASE)
+_MEASURED_BEFORE_RE = re.compile(r"(?:\bfev-?1|\bfvc|\bdlco|ejection fraction|\bl?v?ef|saturation|\bspo2|oxygen|"
+                                 r"\bgfr)\b[^.?!%\d]{0,20}$", re.IGNORECASE)
 _BARE_LEVEL_RE = re.compile(
     r"\b(?:for|to|get|reach|at|an?|the)\s+(\d{2,3})\b(?![\d,.]|\s*(?:%|percent\b|per cent\b|years?\b|yrs?\b|"
     r"months?\b|days?\b|weeks?\b|hours?\b|minutes?\b|degrees?\b|mm\b|millimeters?\b|times?\b|dollars?\b|"
@@ -891,7 +897,8 @@ def levels_asked(question: str, *, asked_as: str | None = None) -> frozenset[int
     for 20" asks about the 20% row. ``asked_as`` is the question as asked when ``question`` has the asker's own
     rating taken out: "I'm at 50% for depression, what gets me bumped to 70" still writes its levels in percent.
     """
-    written = frozenset(int(n) for n in _LEVEL_ASKED_RE.findall(question) if int(n) <= 100)
+    written = frozenset(int(m.group(1)) for m in _LEVEL_ASKED_RE.finditer(question)
+                        if int(m.group(1)) <= 100 and not _MEASURED_BEFORE_RE.search(question[:m.start()]))
     if not written and not (asked_as and _LEVEL_ASKED_RE.search(asked_as)):
         return written
     return written | {int(n) for n in _BARE_LEVEL_RE.findall(question) if int(n) <= 100 and int(n) % 10 == 0}
