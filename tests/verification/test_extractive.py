@@ -1112,3 +1112,19 @@ def test_a_source_naming_the_form_the_question_writes_answers_however_low_it_sco
     text = extractive_generate(question="what is form 22-0803", question_vector=QUESTION_VECTOR,
                                chunks=[other, fees], units=units).text
     assert text.startswith("Submit VA Form 22-0803"), text
+
+
+def test_a_table_of_two_codes_keeps_the_caption_over_each_row_it_serves():
+    # The transplant's 100% under "DC 7500, removal of one kidney" read as a nephrectomy's 100%.
+    table = [("Kidney codes in 38 CFR 4.115b:", LEAD),
+             ("DC 7500, removal of one kidney (nephrectomy):", OFF),
+             ("30% — minimum rating after removal", OFF),
+             ("DC 7531, kidney transplant after surgery:", OFF),
+             ("100% — until a VA exam one year after discharge", OFF),
+             ("30% — minimum rating after that period", OFF)]
+    whole = generate("what rating for a kidney", {1: table}, {1: 0.7}, {1: "rating_table"}).text
+    assert whole.index("DC 7500") < whole.index("- 30% — minimum rating after removal") < whole.index("DC 7531") \
+        < whole.index("- 100%")
+    level = generate("how long does the 100% rating last after a kidney transplant", {1: table}, {1: 0.7},
+                     {1: "rating_table"}).text
+    assert "DC 7531" in level and "DC 7500" not in level and level.index("DC 7531") < level.index("- 100%")

@@ -942,11 +942,17 @@ def _rating_rows(
     # ("Condensed levels:") says nothing the rows do not.
     caption = [u for u in units if u.position == rows[0].position - 1 and u.text.rstrip().endswith(":")
                and len(u.text.split()) >= CAPTION_MIN_WORDS]
-    if caption and lead and caption[0] is not lead[0]:
+    picked = asked or rows[:MAX_TABLE_ROWS]
+    # "DC 7531, kidney transplant:" between the nephrectomy's rows and the transplant's: a table of two codes
+    # keeps the caption over each row it serves, or the transplant's 100% reads as the nephrectomy's.
+    inner = [u for u in units if rows[0].position < u.position < rows[-1].position and not _ROW_RE.match(u.text)
+             and u.text.rstrip().endswith(":")]
+    over = {max((c.position for c in inner if c.position < row.position), default=-1) for row in picked}
+    if caption and lead and caption[0] is not lead[0] and -1 in over:
         lead.append(caption[0])
     # "What is the rating for prostate cancer after surgery": a table of one or two rows says little by
     # itself; the sentences after it (the exam six months on, what is rated then) finish the answer.
-    table = lead + (asked or rows[:MAX_TABLE_ROWS])
+    table = lead + sorted([*picked, *(c for c in inner if c.position in over)], key=lambda u: u.position)
     if len(rows) > SHORT_TABLE_ROWS or sum(len(u.text) for u in table) > SHORT_TABLE_CHARS:
         return table
     return table + [u for u in units if u.position > rows[-1].position and not _ROW_RE.match(u.text)][:TABLE_NOTES]
