@@ -1128,3 +1128,20 @@ def test_a_table_of_two_codes_keeps_the_caption_over_each_row_it_serves():
     level = generate("how long does the 100% rating last after a kidney transplant", {1: table}, {1: 0.7},
                      {1: "rating_table"}).text
     assert "DC 7531" in level and "DC 7500" not in level and level.index("DC 7531") < level.index("- 100%")
+
+
+def test_the_best_source_stays_first_when_pages_titled_for_the_benefit_rank_below_it():
+    # "Do you need a down payment for a VA home loan": the down-payment page answers although its title names
+    # the benefit in a form the title check does not read; the pages titled for it do not push it out.
+    def page(number: int, title: str, score: float) -> SourceChunk:
+        return replace(chunk(number, number, score), title=title, benefits=frozenset({"home_loan"}))
+    chunks = [page(1, "Do you need money down or PMI?", 0.83), page(2, "VA home loan entitlement", 0.71),
+              page(3, "Credit score for a VA home loan", 0.70), page(4, "VA home loan basics", 0.67)]
+    units = {1: [("A VA-backed purchase loan usually requires no down payment.", ON_TOPIC)],
+             2: [("With full entitlement no down payment is needed up to the appraised value.", NEAR)],
+             3: [("Lenders set their own credit score.", NEAR)],
+             4: [("VA guarantees part of the loan.", NEAR)]}
+    text = extractive_generate(question="do you need a down payment for a va home loan",
+                               question_vector=QUESTION_VECTOR, chunks=chunks, units=units,
+                               benefits=frozenset({"home_loan"})).text
+    assert text.startswith("A VA-backed purchase loan usually requires no down payment"), text

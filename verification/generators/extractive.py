@@ -363,16 +363,19 @@ def extractive_generate(
             return -1  # "Can I use voc rehab and the GI Bill": the page on both answers before a page on one
         return 1 if specific and not _on_benefit(c, specific) else 0
 
-    def untitled(c: SourceChunk) -> bool:
-        # "70% combined, highest single rating 30%, can I get unemployability": a page titled for the benefit
-        # asked about comes before one that only mentions it (the combined rating's page naming TDIU).
-        return bool(specific) and not _benefits_meet(_title_benefits(c.title), specific)
-
-    sources = sorted(chunks, key=lambda c: (not named(c, leading_entities), benefit_rank(c), untitled(c), c.number))
+    sources = sorted(chunks, key=lambda c: (not named(c, leading_entities), benefit_rank(c), c.number))
     read = sources[:MAX_SOURCE_CHUNKS]
     # "Why was my retro check less than expected? I'm a military retiree": the source full-text search ranks
     # first (it says "retired pay") may sit below the best few in meaning; it is read too.
     read += [c for c in sources[MAX_SOURCE_CHUNKS:] if c.lexical_rank == 1][:1]
+
+    def titled_for_asked(c: SourceChunk) -> bool:
+        return _benefits_meet(_title_benefits(c.title), specific)
+
+    if specific and read and not any(titled_for_asked(c) for c in read):
+        # "70% combined, highest single rating 30%, can I get unemployability": the best few only mention the
+        # benefit asked about (the combined rating's pages naming TDIU); the first page titled for it is read.
+        read += [c for c in sources[len(read):] if titled_for_asked(c)][:1]
     if _LEVELS_QUESTION_RE.search(levels_text) and not _COMBINED_RE.search(question) and read and \
             not any(chunk_types.get(c.chunk_id) == "rating_table" for c in read):
         # "How does VA rate PTSD?": no table among the best few, but a lower-ranked one is a condition's table
