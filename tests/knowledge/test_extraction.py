@@ -511,6 +511,24 @@ def test_topics_accept_lists_from_the_database():
          "how many years do you have to reenlist to transfer post 9/11 benefits to kids agreement to serve 4 "
          "additional years"),
         ("funding fee for second time va loan", "funding fee for second time va loan after first use"),
+        ("VA never gave me an exam before denying me back in 2010. is that clear and unmistakable error?",
+         "VA never gave me an exam before denying me back in 2010. is that clear and unmistakable error? what is "
+         "and isn't clear and unmistakable error"),
+        ("VA did the math wrong in my 2008 decision", "VA did the math wrong in my 2008 decision what is and isn't "
+         "clear and unmistakable error"),
+        ("my rating from 2019 is 30%, how do I increase it", "my rating from 2019 is 30%, how do I increase it"),
+        ("VA agreed I have tinnitus but said no nexus. do I have to prove the noise exposure all over again?",
+         "VA agreed I have tinnitus but said no nexus. do I have to prove the noise exposure all over again? "
+         "favorable findings are binding"),
+        ("deadline for va form 9?", "deadline for va form 9? VA Form 9 deadline 60 days Statement of the Case"),
+        ("If I win at the board, do I get back pay all the way to when I first filed my claim?",
+         "If I win at the board, do I get back pay all the way to when I first filed my claim? continuous pursuit "
+         "keeping your effective date through decision reviews"),
+        ("A company says they'll get me to 100% if I pay them 5 times my monthly increase",
+         "A company says they'll get me to 100% if I pay them 5 times my monthly increase unaccredited help "
+         "accredited representative fees"),
+        ("which form do I use to appoint a attorney",
+         "which form do I use to appoint a attorney VA Form 21-22a attorney or claims agent"),
         ("Im 70% combined but my highest single rating is 30%. can I still get unemployability?",
          "Im 70% combined but my highest single rating is 30%. can I still get unemployability? TDIU one "
          "disability 40 percent extraschedular"),
