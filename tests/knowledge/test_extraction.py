@@ -511,6 +511,12 @@ def test_topics_accept_lists_from_the_database():
          "how many years do you have to reenlist to transfer post 9/11 benefits to kids agreement to serve 4 "
          "additional years"),
         ("funding fee for second time va loan", "funding fee for second time va loan after first use"),
+        ("my dad is 79 and has had a board appeal pending 2 years. is there any way to speed it up",
+         "my dad is 79 and has had a board appeal pending 2 years. is there any way to speed it up advance on the "
+         "docket"),
+        ("my mom is a widow. dad was a vietnam vet who died of a stroke. is there anything VA can pay her?",
+         "my mom is a widow. dad was a vietnam vet who died of a stroke. is there anything VA can pay her? DIC "
+         "survivors"),
         ("VA never gave me an exam before denying me back in 2010. is that clear and unmistakable error?",
          "VA never gave me an exam before denying me back in 2010. is that clear and unmistakable error? what is "
          "and isn't clear and unmistakable error"),
