@@ -1145,3 +1145,17 @@ def test_the_best_source_stays_first_when_pages_titled_for_the_benefit_rank_belo
                                question_vector=QUESTION_VECTOR, chunks=chunks, units=units,
                                benefits=frozenset({"home_loan"})).text
     assert text.startswith("A VA-backed purchase loan usually requires no down payment"), text
+
+
+def test_numbered_steps_are_served_whole_as_a_numbered_list_after_their_lead():
+    # "Is there a way to speed up my dad's Board appeal": steps 2, 6 and 7 of a legacy appeal's seven read as a
+    # broken list; some chosen, all are served, each on its own line after the sentence leading them.
+    steps = [("The steps of a legacy appeal, for decisions before 2019:", OFF),
+             ("1. File a Notice of Disagreement within one year.", OFF),
+             ("2. The regional office issues a Statement of the Case.", ON_TOPIC),
+             ("3. File VA Form 9 within 60 days.", OFF),
+             ("4. The Board decides the appeal.", ON_TOPIC)]
+    text = generate("what happens after the regional office and the board in a legacy appeal", {1: steps},
+                    {1: 0.7}).text
+    assert text.startswith("The steps of a legacy appeal, for decisions before 2019 [1]:\n1. File a Notice"), text
+    assert "\n3. File VA Form 9 within 60 days [1].\n4. The Board" in text

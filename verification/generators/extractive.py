@@ -506,6 +506,7 @@ def extractive_generate(
                                    [u for _, u in primary])
         chosen = _with_successors(chosen, [u for _, u in primary], q_words)
         chosen = _whole_table(chosen, [u for _, u in primary])
+        chosen = _whole_steps(chosen, [u for _, u in primary])
         chosen = _with_list_items(chosen, [u for _, u in primary])
         # A rating question whose best source explains without the table ("diagnosis of CFS") gets the
         # table of the next best source that has one: the levels are what was asked.
@@ -581,12 +582,13 @@ def extractive_generate(
         text = _LEADING_YES_NO_RE.sub("", unit.text.strip())
         following = chosen[index + 1] if index + 1 < len(chosen) else None
         if text.endswith(":") and not (following and following.chunk_number == unit.chunk_number
-                                       and _ROW_RE.match(following.text)):
+                                       and (_ROW_RE.match(following.text) or _NUMBERED_STEP_RE.match(following.text))):
             text = text[:-1].rstrip() + "."  # a table's lead without its rows ends as a sentence
         before = chosen[index - 1] if index else None
         listed = bool(_LIST_ITEM_RE.match(text)) and before is not None and before.chunk_number == unit.chunk_number \
             and bool(_LIST_ANNOUNCED_RE.search(before.text) or _LIST_ITEM_RE.match(before.text))
-        lines.append((bool(_ROW_RE.match(text)) or listed, _cite(text.lstrip("-•* "), unit.chunk_number)))
+        step = bool(_NUMBERED_STEP_RE.match(text)) and before is not None and before.chunk_number == unit.chunk_number
+        lines.append((bool(_ROW_RE.match(text)) or listed or step, _cite(text.lstrip("-•* "), unit.chunk_number)))
         quotes.setdefault(unit.chunk_number, []).append(text)
     body = _join(lines)
     return Generation(text=body, model=MODEL_NAME, quotes={n: " … ".join(q) for n, q in quotes.items()})
@@ -874,6 +876,17 @@ def _whole_table(chosen: list[Unit], units: list[Unit]) -> list[Unit]:
     return chosen + [u for u in rows[:MAX_TABLE_ROWS] if u.position not in have]
 
 
+def _whole_steps(chosen: list[Unit], units: list[Unit]) -> list[Unit]:
+    """Serve every numbered step, after the sentence that leads them, when some were chosen: steps 2, 6 and 7
+    of seven read as a broken list."""
+    steps = [u for u in units if _NUMBERED_STEP_RE.match(u.text)]
+    if not any(_NUMBERED_STEP_RE.match(u.text) for u in chosen):
+        return chosen
+    lead = [u for u in units if u.position == steps[0].position - 1]
+    have = {u.position for u in chosen}
+    return chosen + [u for u in lead + steps if u.position not in have]
+
+
 def _with_list_items(chosen: list[Unit], units: list[Unit]) -> list[Unit]:
     """Add the items a chosen sentence announces ("VR&E organizes services into five tracks." followed by
     "Reemployment: ...", "Self-Employment: ..."): the count without the items answers nothing."""
@@ -989,10 +1002,11 @@ def _join(lines: list[tuple[bool, str]]) -> str:
     out = ""
     previous_row: bool | None = None
     for is_row, line in lines:
+        bullet = "" if _NUMBERED_STEP_RE.match(line) else "- "  # "1. File a Notice of Disagreement": its own number
         if previous_row is None:
-            out = f"- {line}" if is_row else line
+            out = f"{bullet}{line}" if is_row else line
         elif is_row:
-            out += f"\n- {line}"
+            out += f"\n{bullet}{line}"
         elif previous_row:
             out += f"\n\n{line}"
         else:
