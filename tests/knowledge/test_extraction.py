@@ -511,6 +511,7 @@ def test_topics_accept_lists_from_the_database():
          "how many years do you have to reenlist to transfer post 9/11 benefits to kids agreement to serve 4 "
          "additional years"),
         ("funding fee for second time va loan", "funding fee for second time va loan after first use"),
+        ("the va is 2 hrs away", "the va is 2 hrs away drive time community care"),
         ("my dad is 79 and has had a board appeal pending 2 years. is there any way to speed it up",
          "my dad is 79 and has had a board appeal pending 2 years. is there any way to speed it up advance on the "
          "docket"),

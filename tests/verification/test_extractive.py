@@ -668,6 +668,11 @@ def test_a_time_limit_question_is_answered_by_the_limit_not_by_another_figure():
                  ("You have up to one year from the date VA receives the claim to send evidence.", NEAR)]}
     text = generate("how long do i have to send evidence after i file my claim", units, {1: 0.7, 2: 0.69}).text
     assert text.startswith("You have up to one year from the date VA receives the claim"), text
+    # "You generally have 10 years from your last discharge to use it" sets one too.
+    units = {1: [("The Montgomery GI Bill pays up to 36 months of benefits to you directly.", ON_TOPIC),
+                 ("You generally have 10 years from your last discharge to use the Montgomery GI Bill.", NEAR)]}
+    text = generate("how long do i have to use the montgomery gi bill", units, {1: 0.7}).text
+    assert text.startswith("You generally have 10 years"), text
 
 
 def test_a_sentence_adding_to_another_does_not_lead_even_when_its_also_comes_late():
