@@ -310,7 +310,7 @@ def test_topics_accept_lists_from_the_database():
         ("my shoulder pops out a lot", "my shoulder pops out a lot recurrent dislocation of the shoulder humerus"),
         ("can I file before I get out of the Army", "can I file before I get out of the Army Benefits Delivery at Discharge"),
         ("can my wife write a letter for my claim", "can my wife write a letter for my claim buddy statement"),
-        ("my knee messed up my hip", "my knee messed up my hip secondary"),
+        ("my knee messed up my hip", "my knee messed up my hip secondary secondary service connection 3.310"),
         ("the VA surgeon nicked a nerve", "the VA surgeon nicked a nerve 1151"),
         ("I filed my intent to file, can I hold my spot", "I filed my intent to file, can I hold my spot"),
         ("a statement from my sergeant", "a statement from my sergeant buddy statement"),
@@ -412,7 +412,9 @@ def test_topics_accept_lists_from_the_database():
          "what priority group am i in after my claim was approved"),
         ("how long do i have to file a higher level review",
          "how long do i have to file a higher level review deadline must within"),
-        ("how long does a higher level review take", "how long does a higher level review take"),
+        # How long a review takes, not a deadline to file one.
+        ("how long does a higher level review take",
+         "how long does a higher level review take how long decision reviews take"),
         ("can va pay me for the time i was waiting for my appeal",
          "can va pay me for the time i was waiting for my appeal back pay"),
         ("when does the va cola increase happen",
@@ -511,6 +513,18 @@ def test_topics_accept_lists_from_the_database():
          "how many years do you have to reenlist to transfer post 9/11 benefits to kids agreement to serve 4 "
          "additional years"),
         ("funding fee for second time va loan", "funding fee for second time va loan after first use"),
+        ("my knee injury in the army caused my hip to go bad", "my knee injury in the army caused my hip to go bad "
+         "secondary service connection 3.310"),
+        ("hip secondary to knee?", "hip secondary to knee? secondary service connection 3.310"),
+        ("cavc deadline", "cavc deadline Court of Appeals for Veterans Claims"),
+        ("board appeal how long", "board appeal how long how long decision reviews take"),
+        ("how long do i have to file a board appeal", "how long do i have to file a board appeal deadline must within"),
+        ("served at Udorn air base in 1969", "served at Udorn air base in 1969 Agent Orange locations Thailand and Laos"),
+        ("does Djibouti count for the PACT act", "does Djibouti count for the PACT act PACT Act burn pit locations"),
+        ("what counts as radiation risk activity", "what counts as radiation risk activity radiation-risk activities"),
+        ("what form do I use to file a claim for a condition related to burn pits",
+         "what form do I use to file a claim for a condition related to burn pits how to file a PACT Act claim "
+         "how to file a disability claim"),
         ("the va is 2 hrs away", "the va is 2 hrs away drive time community care"),
         ("my dad is 79 and has had a board appeal pending 2 years. is there any way to speed it up",
          "my dad is 79 and has had a board appeal pending 2 years. is there any way to speed it up advance on the "
