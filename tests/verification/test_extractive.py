@@ -1164,3 +1164,13 @@ def test_numbered_steps_are_served_whole_as_a_numbered_list_after_their_lead():
                     {1: 0.7}).text
     assert text.startswith("The steps of a legacy appeal, for decisions before 2019 [1]:\n1. File a Notice"), text
     assert "\n3. File VA Form 9 within 60 days [1].\n4. The Board" in text
+
+
+def test_another_sources_instruction_is_not_borrowed():
+    # "ER visit at a non-VA hospital": urgent care's "Check that the clinic is in VA's network before going" is
+    # the wrong thing to do in an emergency.
+    units = {1: [("Notify VA within 72 hours of emergency care at a non-VA hospital.", QUESTION_VECTOR)],
+             2: [("Check that the clinic is in VA's network before going to a non-VA hospital.", vec(1, 0, 0, 0.5))]}
+    text = generate("er visit at a non va hospital", units, {1: 0.7, 2: 0.6}).text
+    assert "Notify VA within 72 hours" in text and "Check that the clinic" not in text
+    assert "Check that the clinic" in generate("er visit at a non va hospital", {2: units[2]}, {2: 0.6}).text

@@ -223,6 +223,10 @@ _CONDENSED_RE = re.compile(r"\bcondensed levels\b", re.IGNORECASE)
 # "1. File a Notice of Disagreement ...": a numbered step says what it is only under its list's lead ("the steps of
 # a legacy appeal").
 _NUMBERED_STEP_RE = re.compile(r"^\s*\d{1,2}[.)]\s")
+# An instruction ("Check that the clinic is in VA's network before going", "Talk with your VA care team"): a step
+# of its own page's process, which borrowed into another answer tells the asker to do the wrong thing.
+_INSTRUCTION_RE = re.compile(r"^\s*(?:check|call|ask|talk|contact|visit|bring|keep|make sure|be sure|remember|go to|"
+                             r"use|apply|submit|send|file|fill out|sign|log in|upload|print)\b", re.IGNORECASE)
 # A sentence that opens by leaning on the one before it.
 _CONTEXT_BOUND_RE = re.compile(r"^\s*(?:so|thus|therefore|that|this|these|those|it|they|such|but|however|also|"
                                r"and|or|then|otherwise)\b", re.IGNORECASE)
@@ -564,6 +568,8 @@ def extractive_generate(
             continue  # "Had the veteran filed after March 10, 2026, ...": a worked example's case is not the asker's
         if _CONTEXT_BOUND_RE.match(unit.text) or _BACK_REFERENCE_RE.search(unit.text):
             continue  # "So a veteran ...", "... on October 1 of the same year": it leans on a sentence not here
+        if _INSTRUCTION_RE.match(unit.text):
+            continue  # "Check that the clinic is in VA's network before going": its own page's step, not this answer's
         if max(float(unit.vector @ c.vector) for c in chosen) > REDUNDANT_ABOVE:
             continue  # overlapping chunks repeat paragraphs: say each thing once
         chosen.append(unit)
