@@ -632,7 +632,8 @@ def _count_pattern(question: str) -> re.Pattern | None:
         if _TIME_LIMIT_QUESTION_RE.search(question):
             # "You have up to one year from the date VA receives the claim" sets a limit too.
             # "You generally have 10 years from your last discharge to use it", "a spouse has 10 years to use DEA".
-            return re.compile(rf"\b(?:have|has)\s+(?:{_NUMBER_WORDS})\s+(?:days?|weeks?|months?|years?)\s+(?:from|after|to use)\b|"
+            return re.compile(rf"\b(?:have|has)\s+(?:{_NUMBER_WORDS})\s+(?:days?|weeks?|months?|years?)\s+"
+                              rf"(?:from|after|to use)\b|"
                               rf"\b(?:within|no later than|ends?|expires?|(?:have|has) up to)\s+(?:the\s+)?"
                               rf"(?:first\s+)?(?:{_NUMBER_WORDS})\s+(?:days?|weeks?|months?|years?)\b|"
                               rf"\bup to (?:{_NUMBER_WORDS})\s+(?:days?|weeks?|months?|years?) (?:from|after)\b",
