@@ -378,6 +378,10 @@ def test_a_worked_examples_dates_do_not_lead_an_answer_to_the_askers_own_dates()
 
     assert lead("got out may 2023, intent to file march 10 2024, what effective date will i get").startswith(
         "An intent to file")
+    # Without the asker's dates a rule nearly as close still answers before one veteran's case ...
+    assert lead("how does an intent to file protect my effective date").startswith("An intent to file")
+    # ... and the example answers when it is clearly the closer.
+    chunks[1] = replace(chunks[1], score=0.5)
     assert lead("how does an intent to file protect my effective date").startswith("In this example")
     assert lead("how does an intent to file protect my post-9/11 effective date").startswith("In this example")
 
@@ -1174,3 +1178,14 @@ def test_another_sources_instruction_is_not_borrowed():
     text = generate("er visit at a non va hospital", units, {1: 0.7, 2: 0.6}).text
     assert "Notify VA within 72 hours" in text and "Check that the clinic" not in text
     assert "Check that the clinic" in generate("er visit at a non va hospital", {2: units[2]}, {2: 0.6}).text
+
+
+def test_the_rule_answers_before_a_worked_example_of_it():
+    # "What is the effective date for an increased rating": the example page scored a little higher.
+    example = replace(chunk(1, 1, 0.70), title="Example of the increased-rating effective date rule")
+    rule = replace(chunk(2, 2, 0.66), title="Effective date of an increased rating")
+    units = {1: [("A veteran rated 10% for a knee sees an orthopedist on February 5.", ON_TOPIC)],
+             2: [("The effective date of an increase can be up to a year before the claim.", ON_TOPIC)]}
+    text = extractive_generate(question="what is the effective date for an increased rating",
+                               question_vector=QUESTION_VECTOR, chunks=[example, rule], units=units).text
+    assert text.startswith("The effective date of an increase"), text

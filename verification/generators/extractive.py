@@ -242,6 +242,7 @@ _EXAMPLE_TITLE_RE = re.compile(r"\bexamples?\b", re.IGNORECASE)
 _OWN_DATES_RE = re.compile(r"\b(?:19[4-9]\d|20[0-4]\d)\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)"
                            r"[a-z]*\.? \d{1,2}\b|\b(?!9/11\b)\d{1,2}/\d{1,2}(?:/\d{2,4})?\b", re.IGNORECASE)  # not "Post-9/11"
 W_OTHERS_EXAMPLE = 0.3
+W_EXAMPLE = 0.1
 # A table's introducing sentence comes with its rows when it says something: at least this many words.
 CAPTION_MIN_WORDS = 6
 # "Your rating decision may also say ...": a sentence that adds to the one before it, early on.
@@ -438,8 +439,10 @@ def extractive_generate(
             chunk_match += W_ELIGIBILITY_CHUNK
         if others_case(chunk):
             chunk_match -= W_OTHER_POLARITY
-        if own_dates and _EXAMPLE_TITLE_RE.search(chunk.title):
-            chunk_match -= W_OTHERS_EXAMPLE
+        if _EXAMPLE_TITLE_RE.search(chunk.title):
+            # "What is the effective date for an increased rating": the rule answers, not one veteran's case; the
+            # asker's own dates make another's case the more misleading.
+            chunk_match -= W_OTHERS_EXAMPLE if own_dates else W_EXAMPLE
         if not_its_table and (chunk_types.get(chunk.chunk_id) == "rating_table" or _about(chunk, implied)):
             chunk_match -= W_UNASKED_TABLE  # "VA denied my tinnitus, can I still get it": the claim, not its levels
         if wants_all and sum(1 for text, _ in units.get(chunk.chunk_id, ()) if _ROW_RE.match(text)) >= ALL_LEVELS_ROWS:
