@@ -517,6 +517,9 @@ def test_topics_accept_lists_from_the_database():
          "secondary service connection 3.310"),
         ("hip secondary to knee?", "hip secondary to knee? secondary service connection 3.310"),
         ("cavc deadline", "cavc deadline Court of Appeals for Veterans Claims"),
+        ("When does my first VA disability payment show up? effective date was march 10",
+         "When does my first VA disability payment show up? effective date was march 10 payments start the first "
+         "day of the month after the effective date"),
         ("board appeal how long", "board appeal how long how long decision reviews take"),
         ("how long do i have to file a board appeal", "how long do i have to file a board appeal deadline must within"),
         ("served at Udorn air base in 1969", "served at Udorn air base in 1969 Agent Orange locations Thailand and Laos"),
