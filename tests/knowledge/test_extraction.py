@@ -517,6 +517,15 @@ def test_topics_accept_lists_from_the_database():
          "secondary service connection 3.310"),
         ("hip secondary to knee?", "hip secondary to knee? secondary service connection 3.310"),
         ("cavc deadline", "cavc deadline Court of Appeals for Veterans Claims"),
+        ("What evidence should I send in with my claim for sleep apnea?", "What evidence should I send in with my "
+         "claim for sleep apnea? evidence VA needs for a disability claim"),
+        ("my rating decision says hearing loss was deferred", "my rating decision says hearing loss was deferred "
+         "deferred issue"),
+        ("I'm rated 0% for hemorrhoids. Do i get any money for that?", "I'm rated 0% for hemorrhoids. Do i get any "
+         "money for that? what a 0% noncompensable rating means"),
+        ("VA says they propose to reduce my PTSD from 70 to 50", "VA says they propose to reduce my PTSD from 70 to 50 "
+         "proposed rating reduction 60 days to respond predetermination hearing"),
+        ("will VA still make me do re exams", "will VA still make me do re exams periodic reexaminations"),
         ("When does my first VA disability payment show up? effective date was march 10",
          "When does my first VA disability payment show up? effective date was march 10 payments start the first "
          "day of the month after the effective date"),

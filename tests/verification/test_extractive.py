@@ -902,6 +902,14 @@ def test_a_review_asked_about_a_condition_is_not_answered_by_the_conditions_othe
     assert answer.startswith("With new and relevant evidence"), answer
 
 
+def test_what_evidence_a_claim_for_a_condition_needs_is_not_answered_with_its_table():
+    table = [("DC 6847 sleep apnea is rated in 38 CFR 4.97:", LEAD), ("50% — requires a CPAP machine", OFF)]
+    rule = [("A claim needs your DD214, service records and medical evidence of the condition.", NEAR)]
+    answer = table_or_rule("what evidence should i send in with my claim for sleep apnea", "6847",
+                           "Sleep apnea rating, DC 6847", table, "Evidence VA needs for a claim", rule)
+    assert answer.startswith("A claim needs your DD214"), answer
+
+
 def test_a_comparison_opens_with_what_each_side_is_in_the_questions_order():
     rules = [("You can ask for a Higher-Level Review of a Supplemental Claim decision within one year.", ON_TOPIC),
              ("Higher-Level Review is also not available for contested claims.", NEAR)]
