@@ -139,8 +139,10 @@ _RATING_RE = re.compile(
 # "50, 20 and 10, VA says 60 combined; do I qualify for unemployability?": the ratings are the story, TDIU's
 # rules (which read the combined figure and the highest rating) are what is asked.
 _OTHER_QUESTION_RE = re.compile(r"\b(?:unemployab\w*|tdiu|individual unemployability)\b", re.IGNORECASE)
-# "not 100%", "make 80", "is only 30%": the total the asker expected, not a rating.
-_BELIEF_BEFORE_RE = re.compile(r"\b(?:not|make|makes|equal|equals|be|only|is that|get|gives?|to|hit|reach)\s*$",
+# "not 100%", "make 80", "is only 30%", "does that make me 20 percent", "will I get 70": the total the asker
+# expected, not a rating.
+_BELIEF_BEFORE_RE = re.compile(r"\b(?:not|make|makes|equal|equals|be|only|is that|get|gives?|to|hit|reach|put)\s+"
+                               r"(?:(?:me|it|us|him|her|my|a|the)\s+)?(?:(?:combined|total|rating)\s+)?(?:at\s+)?$",
                                re.IGNORECASE)
 # "VA says I'm 60 combined", "VA says my combined is 80": a combined figure someone stated, not a rating to
 # combine (counted as one, "70, 20, 10, 10, VA says 80" made 100%). "My combined is 70 and I just got 30"
@@ -171,9 +173,12 @@ _BOTH_RATED_RE = re.compile(
     r"(?:\s*(?:%|percent|per cent))?(?!\s*(?:and|,)\s*\d)",
     re.IGNORECASE,
 )
-# "10% for my left knee", "right knee is 20%", "left leg rated at 30%": a rating and its side.
-_SIDE_AFTER_RE = re.compile(rf"\s*(?:for|on|in)\s+(?:(?:my|the|his|her)\s+)?(?P<side>left|right)\s+(?:{_PAIRED})\b",
+# "10% for my left knee", "10% left knee", "right knee is 20%", "left leg rated at 30%": a rating and its side.
+_SIDE_AFTER_RE = re.compile(rf"\s*(?:(?:for|on|in)\s+)?(?:(?:my|the|his|her)\s+)?(?P<side>left|right)\s+(?:{_PAIRED})\b",
                             re.IGNORECASE)
+# "10% for each foot", "20 percent on both knees": one rating given for each side of a pair.
+_EACH_SIDE_AFTER_RE = re.compile(rf"\s*(?:(?:for|on|in|per)\s+)?(?:each|both)\s+(?:of\s+)?(?:(?:my|the|his|her)\s+)?"
+                                 rf"(?:{_PAIRED})\b", re.IGNORECASE)
 _SIDE_BEFORE_RE = re.compile(
     rf"\b(?P<side>left|right)\s+(?:{_PAIRED})\s*(?:is|are|was|at|:|-|\u2014|=)?\s*(?:rated\s*)?(?:at\s*)?$",
     re.IGNORECASE,
@@ -205,6 +210,10 @@ def combined_question_parse(*, text: str) -> CombinedQuestion | None:
         found = [m for m in found if not counted.start() <= m.start() < counted.end()]
         extra = [int(counted.group("value") or counted.group("value2") or counted.group("value3"))] * count
     bilateral = _bilateral(text, found)
+    each_side = None if bilateral else next((m for m in found if _EACH_SIDE_AFTER_RE.match(text, m.end())), None)
+    if each_side is not None:
+        found = [m for m in found if m is not each_side]
+        bilateral = [int(each_side.group("value"))] * 2
     both = None if bilateral else _BOTH_RATED_RE.search(text)
     if both:
         found = [m for m in found if not both.start() <= m.start() < both.end()]
@@ -214,7 +223,7 @@ def combined_question_parse(*, text: str) -> CombinedQuestion | None:
         bilateral = [values[0], values[0]]
         values = []
     else:
-        for value in (() if both else bilateral):
+        for value in (() if both or each_side is not None else bilateral):
             values.remove(value)
     if len(values) + len(bilateral) + len(extra) < 2:
         return None

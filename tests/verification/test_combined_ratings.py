@@ -95,3 +95,29 @@ def test_a_question_about_unemployability_is_not_a_calculation():
     from verification.combined_ratings import combined_question_parse
     assert combined_question_parse(text="Im 50% ptsd, 20% back and 10% tinnitus and va says im 60 combined. "
                                         "do i qualify for unemployability?") is None
+
+
+@pytest.mark.parametrize(("text", "ratings", "bilateral", "believed"), [
+    # A side written right after its rating, without "for".
+    ("rated 10% left knee, 10% right knee and 30% migraines. does the bilateral factor apply and what is my total?",
+     (30,), (10, 10), None),
+    # "10% for each foot": one rating given for each side, beside others.
+    ("my wife is rated 30% for migraines, 10% for each foot for plantar fasciitis and 10% tinnitus. what's her "
+     "combined percent", (30, 10), (10, 10), None),
+    ("I have 10% for each foot and 20% for my back, what is my combined", (20,), (10, 10), None),
+    # The total hoped for, after "make me" or "will I get": not a rating.
+    ("I have 10% tinnitus and just got 10% for hearing loss. does that make me 20 percent?", (10, 10), (), 20),
+    ("50 and 30, will that get me to 70?", (50, 30), (), 70),
+])
+def test_sides_each_side_and_a_hoped_for_total_are_read(text, ratings, bilateral, believed):
+    from verification.combined_ratings import combined_question_parse
+    asked = combined_question_parse(text=text)
+    assert (asked.ratings, asked.bilateral, asked.believed) == (ratings, bilateral, believed)
+
+
+def test_dates_beside_will_i_get_are_not_ratings_to_combine():
+    # "Intent to file march 10 2024, submitted my 526 on feb 20 2025, what effective date will I get".
+    from verification.combined_ratings import combined_question_parse
+    assert combined_question_parse(text="did an intent to file march 10 2024 and submitted my 526 on feb 20 2025. "
+                                        "what effective date will i get") is None
+    assert combined_question_parse(text="im 50% and 30%, will i get smc") is None
