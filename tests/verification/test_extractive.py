@@ -806,6 +806,17 @@ def test_money_down_is_not_a_rating_level():
     assert levels_asked("what is the ptsd rating at 10 percent") == frozenset({10})
 
 
+@pytest.mark.parametrize(("question", "levels"), [
+    ("my back only bent forward to 40 degrees at my C&P. is that 20 or 40 percent?", {20, 40}),
+    ("is it 30 or 50 percent for ptsd", {30, 50}),
+    ("between 30 and 50 percent which one fits panic attacks", {30, 50}),
+])
+def test_both_levels_offered_are_asked_about(question, levels):
+    # "Is that 20 or 40 percent" showed only the 40% row, and the finding rates 20%.
+    from verification.generators.extractive import levels_asked
+    assert levels_asked(question) == frozenset(levels)
+
+
 @pytest.mark.parametrize("question", [
     "my PFT showed DLCO 60 percent predicted. what is the copd rating for that",
     "my FEV1 was 60 percent predicted, asthma rating",

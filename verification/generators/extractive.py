@@ -125,6 +125,8 @@ _LEVEL_ASKED_RE = re.compile(r"\b(\d{1,3})\s?(?:%|percent\b|per cent\b)(?!\s*(?:
 _MEASURED_BEFORE_RE = re.compile(r"(?:\bfev-?1|\bfvc|\bdlco|ejection fraction|\bl?v?ef|saturation|\bspo2|oxygen|"
                                  r"\bgfr)\b[^.?!%\d]{0,20}$", re.IGNORECASE)
 _BARE_LEVEL_RE = re.compile(
+    # "Is that 20 or 40 percent": the first of two levels offered.
+    r"\b(?:for|to|get|reach|at|an?|the|that|it|either|between)\s+(\d{2,3})(?=\s+(?:or|and)\s+\d{2,3}\s?(?:%|percent\b))|"
     r"\b(?:for|to|get|reach|at|an?|the)\s+(\d{2,3})\b(?![\d,.]|\s*(?:%|percent\b|per cent\b|years?\b|yrs?\b|"
     r"months?\b|days?\b|weeks?\b|hours?\b|minutes?\b|degrees?\b|mm\b|millimeters?\b|times?\b|dollars?\b|"
     r"mets?\b|lbs?\b|pounds?\b|feet\b|ft\b|inches\b|miles?\b|db\b|decibels?\b))", re.IGNORECASE)
@@ -933,7 +935,8 @@ def levels_asked(question: str, *, asked_as: str | None = None) -> frozenset[int
                         if int(m.group(1)) <= 100 and not _MEASURED_BEFORE_RE.search(question[:m.start()]))
     if not written and not (asked_as and _LEVEL_ASKED_RE.search(asked_as)):
         return written
-    return written | {int(n) for n in _BARE_LEVEL_RE.findall(question) if int(n) <= 100 and int(n) % 10 == 0}
+    bare = {int(n) for pair in _BARE_LEVEL_RE.findall(question) for n in pair if n}
+    return written | {n for n in bare if n <= 100 and n % 10 == 0}
 
 
 @functools.lru_cache(maxsize=16384)
