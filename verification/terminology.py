@@ -131,9 +131,11 @@ TERMINOLOGY_PHRASES_FILE = PHRASES_DIR / "terminology.yaml"
 NOT_DEFINITIONAL_PHRASES = phrases_get(path=TERMINOLOGY_PHRASES_FILE, table="not_definitional_phrases")
 # Amounts and citations; outside the word-bounded table because "70%" has no boundary before "%".
 _NOT_DEFINITIONAL_SYMBOLS_RE = re.compile(r"[%$§]")
-# "What's in ...", "what's new with ...", "what's going on with ...": not a term.
+# "What's in ...", "what's new with ...", "what's going on with ...", "what's the point of a 0 percent rating":
+# not a term.
 _NOT_A_TERM_START_RE = re.compile(
-    r"^(?:in|on|at|to|for|from|with|by|of|about|up|going|happening|new|wrong|left|next|involved)(?!\w)"
+    r"^(?:in|on|at|to|for|from|with|by|of|about|up|going|happening|new|wrong|left|next|involved|"
+    r"point|purpose|deal|catch|advantage|downside|upside|benefit of|use of|value of|reason for)(?!\w)"
 )
 _PARENTHETICAL_RE = re.compile(r"\s*\([^()]*\)")
 _NOT_DEFINITIONAL_RE = re.compile(r"(?<!\w)(?:" + "|".join(NOT_DEFINITIONAL_PHRASES) + r")(?!\w)")
