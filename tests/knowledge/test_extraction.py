@@ -534,6 +534,9 @@ def test_topics_accept_lists_from_the_database():
         ("served at Udorn air base in 1969", "served at Udorn air base in 1969 Agent Orange locations Thailand and Laos"),
         ("does Djibouti count for the PACT act", "does Djibouti count for the PACT act PACT Act burn pit locations"),
         ("what counts as radiation risk activity", "what counts as radiation risk activity radiation-risk activities"),
+        # Filing named as the condition of another question: not how to file.
+        ("if i file a pact act claim will i get back pay to 2022", "if i file a pact act claim will i get back pay to "
+         "2022"),
         ("what form do I use to file a claim for a condition related to burn pits",
          "what form do I use to file a claim for a condition related to burn pits how to file a PACT Act claim "
          "how to file a disability claim"),
