@@ -534,6 +534,11 @@ def test_topics_accept_lists_from_the_database():
         ("served at Udorn air base in 1969", "served at Udorn air base in 1969 Agent Orange locations Thailand and Laos"),
         ("does Djibouti count for the PACT act", "does Djibouti count for the PACT act PACT Act burn pit locations"),
         ("what counts as radiation risk activity", "what counts as radiation risk activity radiation-risk activities"),
+        ("my knee has gotten way worse", "my knee has gotten way worse file for an increase when a condition gets "
+         "worse"),
+        # A widow's question naming her benefit is not sent to survivors' benefits in general.
+        ("my mom is a widow, she gets survivors pension. can she get aid and attendance too?",
+         "my mom is a widow, she gets survivors pension. can she get aid and attendance too?"),
         # Filing named as the condition of another question: not how to file.
         ("if i file a pact act claim will i get back pay to 2022", "if i file a pact act claim will i get back pay to "
          "2022"),

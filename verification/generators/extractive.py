@@ -90,9 +90,8 @@ _NOT_ITS_TABLE_RE = re.compile(
     r"nothing in my (?:\w+ )?records|no (?:\w+ )?records|(?:without|no|before) (?:a |an )?diagnos\w*|"
     r"diagnos\w* first|"
     # "What evidence should I send with my claim for sleep apnea", "hearing loss was deferred, did they deny it",
-    # "my knee got worse, what evidence do I need for an increase", "rated 0% for hemorrhoids, any money for that".
-    r"what (?:evidence|proof|documents)|deferr(?:ed|al)|(?:gotten|got|getting|gets) (?:a lot |way |much )?worse|"
-    r"any money)\b",
+    # "rated 0% for hemorrhoids, any money for that".
+    r"what (?:evidence|proof|documents)|deferr(?:ed|al)|any money)\b",
     re.IGNORECASE)
 # A condition's table, when its claim or review is asked about and not its levels.
 W_UNASKED_TABLE = 0.3
