@@ -221,7 +221,6 @@ _COMBINED_RE = re.compile(r"\bcombin\w*", re.IGNORECASE)
 # "I have PTSD and depression, will the VA give me two ratings": the question may follow what the asker says.
 _YES_NO_RE = re.compile(r"(?:^|[,.;:!?]\s)\W*(?:do|does|did|can|could|is|are|am|was|will|would|should|has|have|if)\b",
                         re.IGNORECASE)
-# "Compare sleep apnea and asthma": sentences about the other condition are then part of the answer.
 # A condition's table that condenses the levels it borrows ("PTSD ... Condensed levels:"): the General Rating
 # Formula's own page gives each row in full.
 _CONDENSED_RE = re.compile(r"\bcondensed levels\b", re.IGNORECASE)
@@ -232,6 +231,7 @@ _NUMBERED_STEP_RE = re.compile(r"^\s*\d{1,2}[.)]\s")
 # of its own page's process, which borrowed into another answer tells the asker to do the wrong thing.
 _INSTRUCTION_RE = re.compile(r"^\s*(?:check|call|ask|talk|contact|visit|bring|keep|make sure|be sure|remember|go to|"
                              r"use|apply|submit|send|file|fill out|sign|log in|upload|print)\b", re.IGNORECASE)
+# "Compare sleep apnea and asthma": sentences about the other condition are then part of the answer.
 # A sentence that opens by leaning on the one before it.
 _CONTEXT_BOUND_RE = re.compile(r"^\s*(?:so|thus|therefore|that|this|these|those|it|they|such|but|however|also|"
                                r"and|or|then|otherwise)\b", re.IGNORECASE)
