@@ -672,6 +672,13 @@ def test_a_time_limit_question_is_answered_by_the_limit_not_by_another_figure():
                  ("You have up to one year from the date VA receives the claim to send evidence.", NEAR)]}
     text = generate("how long do i have to send evidence after i file my claim", units, {1: 0.7, 2: 0.69}).text
     assert text.startswith("You have up to one year from the date VA receives the claim"), text
+    # A deadline asked is answered by the limit, not by the coverage that shares more words, nor by a
+    # condition's shorter window.
+    units = {1: [("VGLI can be for any amount up to the SGLI coverage you had, to a maximum of $500,000.", QUESTION_VECTOR),
+                 ("You must apply within 1 year and 120 days from the day your service ends.", vec(1, 1, 0, 0)),
+                 ("If you apply within 240 days after separation, you need not prove good health.", NEAR)]}
+    text = generate("vgli deadline", units, {1: 0.7}).text
+    assert text.startswith("You must apply within 1 year and 120 days"), text
     # "You generally have 10 years from your last discharge to use it" sets one too.
     units = {1: [("The Montgomery GI Bill pays up to 36 months of benefits to you directly.", ON_TOPIC),
                  ("You generally have 10 years from your last discharge to use the Montgomery GI Bill.", NEAR)]}

@@ -179,6 +179,9 @@ _TIME_LIMIT_QUESTION_RE = re.compile(
     r"\b(?:deadline|time limit)\b", re.IGNORECASE)
 _NUMBER_WORDS = r"\d[\d,.]*|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty"
 W_COUNT = 0.25
+W_DEADLINE = 0.4
+# "If you apply within 240 days ...": a condition's window, not the limit asked about.
+_CONDITIONAL_RE = re.compile(r"^\s*(?:if|when|once|unless)\b", re.IGNORECASE)
 # A source holding a word of the question that the whole corpus holds only a few times (rare_words).
 W_RARE = 0.2
 # A title holding three of the question's words in its order names what was asked ("Specially Adapted Housing
@@ -313,6 +316,7 @@ def extractive_generate(
     not_connected = bool(_NOT_CONNECTED_RE.search(question))
     connected_death = not not_connected and bool(_CONNECTED_DEATH_RE.search(question))
     counted = _count_pattern(question)
+    time_limit = counted is not None and not _HOW_MANY_RE.search(question)
     q_phrases = _word_runs(question)  # not cached: the cache holds sources' titles, which come back
     wants_form = bool(_APPLY_QUESTION_RE.search(question))
     wants_rules = bool(_ELIGIBILITY_QUESTION_RE.search(question))
@@ -465,11 +469,13 @@ def extractive_generate(
                 continue
             unit = Unit(chunk.number, position, text, np.asarray(vector, dtype=np.float32))
             score = _unit_score(unit, question_vector, aspect_words, unit_entities, chunk_match, wants_number, wants_form)
-            if counted and counted.search(text):
+            if counted and counted.search(text) and not (time_limit and _CONDITIONAL_RE.match(text)):
                 # "How many months", "how long do I have to": a count of the thing asked ("up to 36 months of
                 # benefits", "within 1 year and 120 days") is the number asked for, more than any figure
                 # ("up to $500,000"), which earns W_NUMBER too. It orders; the floors are set without it.
-                score += W_COUNT + W_NUMBER
+                # A deadline asked ("deadline to convert SGLI to VGLI") is the limit itself, so it weighs more;
+                # a condition's window ("If you apply within 240 days, no health questions") is not the deadline.
+                score += (W_DEADLINE if time_limit else W_COUNT) + W_NUMBER
                 counted_units.add(id(unit))
             if not_connected and _SERVICE_CONNECTED_RE.search(text) and not _NOT_CONNECTED_RE.search(text):
                 score -= W_OTHER_POLARITY  # asked about a death not service connected, told of one that was
@@ -506,7 +512,8 @@ def extractive_generate(
     primary = by_chunk[best_unit.chunk_number]
     chunk_of = {c.number: c for c in chunks}
     # The floors other sentences must reach are set by how well the best one matches, not by its count bonus.
-    floor_base = best_score - (W_COUNT + W_NUMBER if id(best_unit) in counted_units else 0.0)
+    floor_base = best_score - ((W_DEADLINE if time_limit else W_COUNT) + W_NUMBER if id(best_unit) in counted_units
+                               else 0.0)
 
     chosen = _rating_rows(levels_text, chunk_of[best_unit.chunk_number], primary, chunk_types, levels=levels)
     if chosen and _HIGHEST_RE.search(question):
