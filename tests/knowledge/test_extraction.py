@@ -517,6 +517,28 @@ def test_topics_accept_lists_from_the_database():
          "secondary service connection 3.310"),
         ("hip secondary to knee?", "hip secondary to knee? secondary service connection 3.310"),
         ("cavc deadline", "cavc deadline Court of Appeals for Veterans Claims"),
+        ('Active duty, my wife is pregnant. is she automatically covered by military life insurance?',
+         'Active duty, my wife is pregnant. is she automatically covered by military life insurance? Family SGLI '
+         'FSGLI spouse and children'),
+        ('lost my leg below the knee from an IED. is there a lump sum insurance payment for that separate from '
+         'disability?', 'lost my leg below the knee from an IED. is there a lump sum insurance payment for that '
+         'separate from disability? traumatic injury protection TSGLI'),
+        ('is there VA insurance that pays off the house if I die?',
+         'is there VA insurance that pays off the house if I die? Veterans Mortgage Life Insurance VMLI'),
+        ('my dad is in a nursing home at $7,000 a month. can the VA help pay for it?',
+         'my dad is in a nursing home at $7,000 a month. can the VA help pay for it? Veterans Pension Aid and '
+         'Attendance nursing home'),
+        ('my dad was in the navy 1955 to 1959. does he qualify for the va pension',
+         'my dad was in the navy 1955 to 1959. does he qualify for the va pension wartime periods'),
+        ('I just got out of the Marines 2 weeks ago',
+         'I just got out of the Marines 2 weeks ago intent to file first year after separation'),
+        ('was on a destroyer off vietnam in 68 but never set foot on land',
+         'was on a destroyer off vietnam in 68 but never set foot on land Blue Water Navy'),
+        ('my father died in a VA hospital, how much will VA pay toward burial',
+         'my father died in a VA hospital, how much will VA pay toward burial death in VA care burial allowance'),
+        ('my husband was a vietnam vet and died of parkinsons last year. he never filed a claim for it. can i get '
+         'anything', 'my husband was a vietnam vet and died of parkinsons last year. he never filed a claim for it. '
+         'can i get anything DIC survivors how to file a disability claim'),
         ("What evidence should I send in with my claim for sleep apnea?", "What evidence should I send in with my "
          "claim for sleep apnea? evidence VA needs for a disability claim"),
         ("my rating decision says hearing loss was deferred", "my rating decision says hearing loss was deferred "
