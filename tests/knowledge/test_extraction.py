@@ -517,6 +517,14 @@ def test_topics_accept_lists_from_the_database():
          "secondary service connection 3.310"),
         ("hip secondary to knee?", "hip secondary to knee? secondary service connection 3.310"),
         ("cavc deadline", "cavc deadline Court of Appeals for Veterans Claims"),
+        ("does living with my boyfriend mess up my DIC", "does living with my boyfriend mess up my DIC living with "
+         "another person and presenting as married remarriage"),
+        ("how far back will DIC pay if i apply more than a year after he died", "how far back will DIC pay if i "
+         "apply more than a year after he died DIC paid from the month of death if filed within one year"),
+        ("can i increase my vgli coverage later on", "can i increase my vgli coverage later on add up to $25,000 "
+         "every 5 years"),
+        ("what form does the nursing home fill out for A&A", "what form does the nursing home fill out for A&A VA "
+         "Form 21-0779 nursing home information"),
         ('Active duty, my wife is pregnant. is she automatically covered by military life insurance?',
          'Active duty, my wife is pregnant. is she automatically covered by military life insurance? Family SGLI '
          'FSGLI spouse and children'),
