@@ -560,6 +560,9 @@ def test_topics_accept_lists_from_the_database():
          "When does my first VA disability payment show up? effective date was march 10 payments start the first "
          "day of the month after the effective date"),
         ("board appeal how long", "board appeal how long how long decision reviews take"),
+        # How long the hearing itself is, not how long a review takes.
+        ("what actually happens at a BVA hearing, how long is it",
+         "what actually happens at a BVA hearing, how long is it"),
         ("how long do i have to file a board appeal", "how long do i have to file a board appeal deadline must within"),
         ("served at Udorn air base in 1969", "served at Udorn air base in 1969 Agent Orange locations Thailand and Laos"),
         ("does Djibouti count for the PACT act", "does Djibouti count for the PACT act PACT Act burn pit locations"),

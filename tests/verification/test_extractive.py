@@ -679,6 +679,11 @@ def test_a_time_limit_question_is_answered_by_the_limit_not_by_another_figure():
                  ("If you apply within 240 days after separation, you need not prove good health.", NEAR)]}
     text = generate("vgli deadline", units, {1: 0.7}).text
     assert text.startswith("You must apply within 1 year and 120 days"), text
+    # A limit in the main clause of a sentence opening with a condition still counts, in hours too.
+    units = {1: [("If you receive emergency care at a non-VA hospital, notify VA within 72 hours.", ON_TOPIC)],
+             2: [("Wait time: an appointment within 20 days for primary care.", ON_TOPIC)]}
+    text = generate("i went to a civilian er, how long do i have to tell the va", units, {1: 0.7, 2: 0.6}).text
+    assert text.startswith("If you receive emergency care at a non-VA hospital, notify VA within 72 hours"), text
     # "You generally have 10 years from your last discharge to use it" sets one too.
     units = {1: [("The Montgomery GI Bill pays up to 36 months of benefits to you directly.", ON_TOPIC),
                  ("You generally have 10 years from your last discharge to use the Montgomery GI Bill.", NEAR)]}

@@ -180,8 +180,15 @@ _TIME_LIMIT_QUESTION_RE = re.compile(
 _NUMBER_WORDS = r"\d[\d,.]*|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty"
 W_COUNT = 0.25
 W_DEADLINE = 0.4
-# "If you apply within 240 days ...": a condition's window, not the limit asked about.
-_CONDITIONAL_RE = re.compile(r"^\s*(?:if|when|once|unless)\b", re.IGNORECASE)
+# "If you apply within 240 days, you need not prove good health": a condition's window, not the limit asked about
+# (the limit in the main clause still counts: "If you get emergency care elsewhere, notify VA within 72 hours").
+_CONDITIONAL_RE = re.compile(r"^\s*(?:if|when|once|unless)\b[^,;]*[,;]", re.IGNORECASE)
+
+
+def _in_condition(text: str, position: int) -> bool:
+    """Whether ``position`` falls in the conditional clause that opens ``text``."""
+    opening = _CONDITIONAL_RE.match(text)
+    return bool(opening) and position < opening.end()
 # A source holding a word of the question that the whole corpus holds only a few times (rare_words).
 W_RARE = 0.2
 # A title holding three of the question's words in its order names what was asked ("Specially Adapted Housing
@@ -469,7 +476,7 @@ def extractive_generate(
                 continue
             unit = Unit(chunk.number, position, text, np.asarray(vector, dtype=np.float32))
             score = _unit_score(unit, question_vector, aspect_words, unit_entities, chunk_match, wants_number, wants_form)
-            if counted and counted.search(text) and not (time_limit and _CONDITIONAL_RE.match(text)):
+            if counted and (found := counted.search(text)) and not (time_limit and _in_condition(text, found.start())):
                 # "How many months", "how long do I have to": a count of the thing asked ("up to 36 months of
                 # benefits", "within 1 year and 120 days") is the number asked for, more than any figure
                 # ("up to $500,000"), which earns W_NUMBER too. It orders; the floors are set without it.
@@ -647,11 +654,11 @@ def _count_pattern(question: str) -> re.Pattern | None:
         if _TIME_LIMIT_QUESTION_RE.search(question):
             # "You have up to one year from the date VA receives the claim" sets a limit too.
             # "You generally have 10 years from your last discharge to use it", "a spouse has 10 years to use DEA".
-            return re.compile(rf"\b(?:have|has)\s+(?:{_NUMBER_WORDS})\s+(?:days?|weeks?|months?|years?)\s+"
+            return re.compile(rf"\b(?:have|has)\s+(?:{_NUMBER_WORDS})\s+(?:hours?|days?|weeks?|months?|years?)\s+"
                               rf"(?:from|after|to use)\b|"
                               rf"\b(?:within|no later than|ends?|expires?|(?:have|has) up to)\s+(?:the\s+)?"
-                              rf"(?:first\s+)?(?:{_NUMBER_WORDS})\s+(?:days?|weeks?|months?|years?)\b|"
-                              rf"\bup to (?:{_NUMBER_WORDS})\s+(?:days?|weeks?|months?|years?) (?:from|after)\b",
+                              rf"(?:first\s+)?(?:{_NUMBER_WORDS})\s+(?:hours?|days?|weeks?|months?|years?)\b|"
+                              rf"\bup to (?:{_NUMBER_WORDS})\s+(?:hours?|days?|weeks?|months?|years?) (?:from|after)\b",
                               re.IGNORECASE)
         return None
     noun = re.escape(match.group(1).lower().removesuffix("s"))
