@@ -538,8 +538,11 @@ def test_topics_accept_lists_from_the_database():
          'Attendance nursing home'),
         ('my dad was in the navy 1955 to 1959. does he qualify for the va pension',
          'my dad was in the navy 1955 to 1959. does he qualify for the va pension wartime periods'),
-        ('I just got out of the Marines 2 weeks ago',
-         'I just got out of the Marines 2 weeks ago intent to file first year after separation'),
+        ('I just got out of the Marines 2 weeks ago, how do I get my disability claim going',
+         'I just got out of the Marines 2 weeks ago, how do I get my disability claim going intent to file first '
+         'year after separation'),
+        # Not for another benefit's deadline ("got out 10 months ago, is it too late for VGLI").
+        ('got out 10 months ago, is it too late for VGLI', 'got out 10 months ago, is it too late for VGLI'),
         ('was on a destroyer off vietnam in 68 but never set foot on land',
          'was on a destroyer off vietnam in 68 but never set foot on land Blue Water Navy'),
         ('my father died in a VA hospital, how much will VA pay toward burial',
