@@ -563,6 +563,10 @@ def test_topics_accept_lists_from_the_database():
          "When does my first VA disability payment show up? effective date was march 10 payments start the first "
          "day of the month after the effective date"),
         ("board appeal how long", "board appeal how long how long decision reviews take"),
+        ("My HLR was denied and I want to go to the Board now. How long do I have and which form?",
+         "My HLR was denied and I want to go to the Board now. How long do I have and which form? Higher-Level "
+         "Review Board Appeal VA Form 10182"),
+        ("I had flat feet when I joined", "I had flat feet when I joined pre-existing condition made worse by service"),
         # How long the hearing itself is, not how long a review takes.
         ("what actually happens at a BVA hearing, how long is it",
          "what actually happens at a BVA hearing, how long is it"),
