@@ -1220,3 +1220,17 @@ def test_the_rule_answers_before_a_worked_example_of_it():
     text = extractive_generate(question="what is the effective date for an increased rating",
                                question_vector=QUESTION_VECTOR, chunks=[example, rule], units=units).text
     assert text.startswith("The effective date of an increase"), text
+
+
+def test_a_tables_note_on_what_else_was_asked_comes_with_it():
+    # "What is a mastectomy rated and do I get SMC": the table's note pointing to SMC(k) answers the second part.
+    table = [("DC 7626 breast surgery is rated by the type of surgery:", LEAD),
+             ("30% one breast, 50% both — simple mastectomy", OFF),
+             ("40% one breast, 60% both — modified radical mastectomy", OFF),
+             ("50% one breast, 80% both — radical mastectomy", OFF),
+             ("Each level also points to special monthly compensation (k).", OFF),
+             ("Active breast cancer is rated under another code.", OFF)]
+    asked = generate("what is a mastectomy rated and do i get smc", {1: table}, {1: 0.7}, {1: "rating_table"}).text
+    assert asked.rstrip().endswith("Each level also points to special monthly compensation (k) [1].")
+    plain = generate("what is a mastectomy rated", {1: table}, {1: 0.7}, {1: "rating_table"}).text
+    assert "special monthly compensation" not in plain

@@ -1001,9 +1001,23 @@ def _rating_rows(
     # "What is the rating for prostate cancer after surgery": a table of one or two rows says little by
     # itself; the sentences after it (the exam six months on, what is rated then) finish the answer.
     table = lead + sorted([*picked, *(c for c in inner if c.position in over)], key=lambda u: u.position)
+    notes = [u for u in units if u.position > rows[-1].position and not _ROW_RE.match(u.text)]
     if len(rows) > SHORT_TABLE_ROWS or sum(len(u.text) for u in table) > SHORT_TABLE_CHARS:
-        return table
-    return table + [u for u in units if u.position > rows[-1].position and not _ROW_RE.match(u.text)][:TABLE_NOTES]
+        # "What is a mastectomy rated, and does it get SMC", "frostbite on both feet, is each foot rated
+        # separately": the table's note on what was asked besides the levels comes with it.
+        asked = _note_kinds(question)
+        return table + [u for u in notes if asked & _note_kinds(u.text)][:1]
+    return table + notes[:TABLE_NOTES]
+
+
+_TABLE_NOTE_ASKED_RE = re.compile(r"\b(?:(?P<smc>smc|special monthly compensation)|(?P<separate>separate(?:ly)?|each))\b",
+                                  re.IGNORECASE)
+
+
+def _note_kinds(text: str) -> frozenset[str]:
+    """What a question asks, or a table's note says, besides the levels: special monthly compensation, or each
+    part rated separately."""
+    return frozenset("smc" if m.group("smc") else "separate" for m in _TABLE_NOTE_ASKED_RE.finditer(text))
 
 
 def _highest_stated(chosen: list[Unit], units: list[Unit], chunk: SourceChunk) -> list[Unit]:
