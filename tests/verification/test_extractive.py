@@ -1234,3 +1234,10 @@ def test_a_tables_note_on_what_else_was_asked_comes_with_it():
     assert asked.rstrip().endswith("Each level also points to special monthly compensation (k) [1].")
     plain = generate("what is a mastectomy rated", {1: table}, {1: 0.7}, {1: "rating_table"}).text
     assert "special monthly compensation" not in plain
+
+
+@pytest.mark.parametrize("question", ["supplemental claim form #", "supplemental claim form number"])
+def test_a_form_number_asked_is_answered_by_the_sentence_naming_the_form(question):
+    units = {1: [("A Supplemental Claim lets you add new and relevant evidence.", ON_TOPIC)],
+             2: [("File a Supplemental Claim on VA Form 20-0995.", NEAR)]}
+    assert generate(question, units, {1: 0.7, 2: 0.62}).text.startswith("File a Supplemental Claim on VA Form 20-0995")

@@ -60,9 +60,11 @@ _APPLY_QUESTION_RE = re.compile(
     r"(?:apply|file|sign up|request|enroll|add|appeal|submit|claim|ask for|report|switch|transfer|convert)|"
     r"what (?:form|forms|paperwork)|which (?:form|forms)|what do (?:i|we|they) (?:file|fill out|submit|send|use)|"
     r"form (?:do|does|should|to)|"
+    # "HLR form number": the form is what is asked ("form #" is read after the group, "#" having no word edge).
+    r"forms? (?:number|num|no)|"
     # "Is there a special form for an increase or do I use the same one".
     r"(?:is there|do (?:i|you|we) need|need) (?:a |an |any )?(?:special |separate |different |specific |"
-    r"particular |new )?(?:va )?forms?|same form)\b",
+    r"particular |new )?(?:va )?forms?|same form)\b|\bforms? #",
     re.IGNORECASE,
 )
 # "Who qualifies for the caregiver program": a source written as the benefit's eligibility rules answers, not
