@@ -38,6 +38,11 @@ TABLE = [
 ]
 
 
+def benefit_page(number: int, title: str, score: float, benefit: str) -> SourceChunk:
+    """A chunk numbered and identified by ``number``, titled ``title`` and linked to one benefit."""
+    return replace(chunk(number, number, score), title=title, benefits=frozenset({benefit}))
+
+
 def generate(question: str, units: dict, scores: dict[int, float], types: dict[int, str] | None = None):
     chunks = [chunk(n, cid, scores[cid]) for n, cid in enumerate(scores, start=1)]
     return extractive_generate(question=question, question_vector=QUESTION_VECTOR, chunks=chunks, units=units,
@@ -1105,12 +1110,10 @@ def test_a_level_asked_comes_in_full_not_from_a_conditions_condensed_table():
 def test_an_asker_who_has_left_service_is_not_answered_by_a_page_for_those_still_serving():
     # "I'm 10% service connected, can I get VR&E": the rules for veterans answer, read although ranked below the
     # best few; the page for service members still on active duty neither leads nor lends a sentence.
-    def page(number: int, title: str, score: float, kind: str) -> SourceChunk:
-        return replace(chunk(number, number, score), title=title, benefits=frozenset({"vre"}))
-    chunks = [page(1, "What services can VR&E provide?", 0.52, "narrative"),
-              page(2, "VR&E eligibility while still on active duty", 0.48, "eligibility"),
-              page(3, "Can VR&E pay for college?", 0.46, "faq"),
-              page(4, "VR&E eligibility for veterans", 0.45, "eligibility")]
+    chunks = [benefit_page(1, "What services can VR&E provide?", 0.52, "vre"),
+              benefit_page(2, "VR&E eligibility while still on active duty", 0.48, "vre"),
+              benefit_page(3, "Can VR&E pay for college?", 0.46, "vre"),
+              benefit_page(4, "VR&E eligibility for veterans", 0.45, "vre")]
     types = {1: "narrative", 2: "eligibility", 3: "faq", 4: "eligibility"}
     units = {1: [("VR&E can provide counseling, training and job help.", ON_TOPIC)],
              2: [("Service members still on active duty can get VR&E with a memorandum rating.", ON_TOPIC)],
@@ -1129,10 +1132,9 @@ def test_an_asker_who_has_left_service_is_not_answered_by_a_page_for_those_still
 def test_a_page_titled_for_the_benefit_asked_is_read_before_pages_that_only_mention_it():
     # "70% combined, highest single rating 30%, can I get unemployability": the combined rating's pages name
     # TDIU in passing and rank higher; the page titled for TDIU is read and answers.
-    def page(number: int, title: str, score: float) -> SourceChunk:
-        return replace(chunk(number, number, score), title=title, benefits=frozenset({"tdiu"}))
-    chunks = [page(1, "How to reach a 100% combined rating", 0.67), page(2, "Combined rating: definition", 0.64),
-              page(3, "Why ratings don't add up", 0.63), page(4, "TDIU requirements", 0.62)]
+    chunks = [benefit_page(1, "How to reach a 100% combined rating", 0.67, "tdiu"),
+              benefit_page(2, "Combined rating: definition", 0.64, "tdiu"),
+              benefit_page(3, "Why ratings don't add up", 0.63, "tdiu"), benefit_page(4, "TDIU requirements", 0.62, "tdiu")]
     units = {1: [("Many veterans at 90% combined look at TDIU.", ON_TOPIC)],
              2: [("A combined rating is not a sum; TDIU pays at 100%.", ON_TOPIC)],
              3: [("Ratings combine rather than add, and TDIU is separate.", ON_TOPIC)],
@@ -1173,10 +1175,10 @@ def test_a_table_of_two_codes_keeps_the_caption_over_each_row_it_serves():
 def test_the_best_source_stays_first_when_pages_titled_for_the_benefit_rank_below_it():
     # "Do you need a down payment for a VA home loan": the down-payment page answers although its title names
     # the benefit in a form the title check does not read; the pages titled for it do not push it out.
-    def page(number: int, title: str, score: float) -> SourceChunk:
-        return replace(chunk(number, number, score), title=title, benefits=frozenset({"home_loan"}))
-    chunks = [page(1, "Do you need money down or PMI?", 0.83), page(2, "VA home loan entitlement", 0.71),
-              page(3, "Credit score for a VA home loan", 0.70), page(4, "VA home loan basics", 0.67)]
+    chunks = [benefit_page(1, "Do you need money down or PMI?", 0.83, "home_loan"),
+              benefit_page(2, "VA home loan entitlement", 0.71, "home_loan"),
+              benefit_page(3, "Credit score for a VA home loan", 0.70, "home_loan"),
+              benefit_page(4, "VA home loan basics", 0.67, "home_loan")]
     units = {1: [("A VA-backed purchase loan usually requires no down payment.", ON_TOPIC)],
              2: [("With full entitlement no down payment is needed up to the appraised value.", NEAR)],
              3: [("Lenders set their own credit score.", NEAR)],
