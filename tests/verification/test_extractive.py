@@ -1213,6 +1213,30 @@ def test_another_sources_instruction_is_not_borrowed():
     assert "Check that the clinic" in generate("er visit at a non va hospital", {2: units[2]}, {2: 0.6}).text
 
 
+def test_another_sources_how_to_for_another_step_is_not_borrowed():
+    # "The Board denied my appeal, what are my options": the Board Appeal page's "To request a Board Appeal,
+    # complete VA Form 10182" contradicts the options page's "you cannot file a second Board Appeal".
+    units = {1: [("After a Board decision you can file a Supplemental Claim or appeal to the Court.", QUESTION_VECTOR)],
+             2: [("To request a Board Appeal, complete VA Form 10182.", vec(1, 0, 0, 0.5))]}
+    text = generate("board denied my appeal, what are my options", units, {1: 0.7, 2: 0.6}).text
+    assert "Supplemental Claim" in text and "10182" not in text
+    # Asked how to file, the form is what is wanted.
+    assert "10182" in generate("how do i request a board appeal", units, {1: 0.7, 2: 0.6}).text
+
+
+def test_a_question_naming_no_condition_borrows_nothing_from_a_conditions_page():
+    # "Can I do my Board hearing from home": the hearing loss exam's page matches "hearing" and nothing else.
+    units = {1: [("You can have a virtual hearing from a location of your choice.", QUESTION_VECTOR)],
+             2: [("The exam must be done by a licensed audiologist without hearing aids.", vec(1, 0, 0, 0.5))]}
+    chunks = [chunk(1, 1, 0.7), replace(chunk(2, 2, 0.6), diagnostic_code="6100")]
+    text = extractive_generate(question="can i do my board hearing from home", question_vector=QUESTION_VECTOR,
+                               chunks=chunks, units=units).text
+    assert "virtual hearing" in text and "audiologist" not in text
+    plain = [chunk(1, 1, 0.7), chunk(2, 2, 0.6)]
+    assert "audiologist" in extractive_generate(question="can i do my board hearing from home",
+                                                question_vector=QUESTION_VECTOR, chunks=plain, units=units).text
+
+
 def test_the_rule_answers_before_a_worked_example_of_it():
     # "What is the effective date for an increased rating": the example page scored a little higher.
     example = replace(chunk(1, 1, 0.70), title="Example of the increased-rating effective date rule")

@@ -243,6 +243,10 @@ _NUMBERED_STEP_RE = re.compile(r"^\s*\d{1,2}[.)]\s")
 # of its own page's process, which borrowed into another answer tells the asker to do the wrong thing.
 _INSTRUCTION_RE = re.compile(r"^\s*(?:check|call|ask|talk|contact|visit|bring|keep|make sure|be sure|remember|go to|"
                              r"use|apply|submit|send|file|fill out|sign|log in|upload|print)\b", re.IGNORECASE)
+# "To request a Board Appeal, complete VA Form 10182": how to do one thing, which is noise beside an answer on
+# another ("the Board denied my appeal, what are my options").
+_PURPOSE_INSTRUCTION_RE = re.compile(r"^\s*to [^,.]{3,80}, (?:complete|fill out|file|submit|use|send|call|go to|"
+                                     r"sign|mail|fax|upload|ask)\b", re.IGNORECASE)
 # "Compare sleep apnea and asthma": sentences about the other condition are then part of the answer.
 # A sentence that opens by leaning on the one before it.
 _CONTEXT_BOUND_RE = re.compile(r"^\s*(?:so|thus|therefore|that|this|these|those|it|they|such|but|however|also|"
@@ -592,8 +596,10 @@ def extractive_generate(
             continue  # "Had the veteran filed after March 10, 2026, ...": a worked example's case is not the asker's
         if _CONTEXT_BOUND_RE.match(unit.text) or _BACK_REFERENCE_RE.search(unit.text):
             continue  # "So a veteran ...", "... on October 1 of the same year": it leans on a sentence not here
-        if _INSTRUCTION_RE.match(unit.text):
+        if _INSTRUCTION_RE.match(unit.text) or (not wants_form and _PURPOSE_INSTRUCTION_RE.match(unit.text)):
             continue  # "Check that the clinic is in VA's network before going": its own page's step, not this answer's
+        if other_code and not q_entities and not comparing:
+            continue  # "can I do my Board hearing from home": a condition's page (hearing loss exams) says nothing on it
         if max(float(unit.vector @ c.vector) for c in chosen) > REDUNDANT_ABOVE:
             continue  # overlapping chunks repeat paragraphs: say each thing once
         chosen.append(unit)
