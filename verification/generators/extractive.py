@@ -598,7 +598,7 @@ def extractive_generate(
             continue  # "So a veteran ...", "... on October 1 of the same year": it leans on a sentence not here
         if _INSTRUCTION_RE.match(unit.text) or (not wants_form and _PURPOSE_INSTRUCTION_RE.match(unit.text)):
             continue  # "Check that the clinic is in VA's network before going": its own page's step, not this answer's
-        if other_code and not q_entities and not comparing:
+        if other_code and not lead_code and not q_entities and not comparing:
             continue  # "can I do my Board hearing from home": a condition's page (hearing loss exams) says nothing on it
         if max(float(unit.vector @ c.vector) for c in chosen) > REDUNDANT_ABOVE:
             continue  # overlapping chunks repeat paragraphs: say each thing once
