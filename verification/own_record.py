@@ -20,6 +20,7 @@ KIND_DECISION = "decision"
 KIND_RATING = "rating"
 KIND_PAYMENT = "payment"
 KIND_DOCUMENTS = "documents"
+KIND_SOMEONE_ELSE = "someone_else"
 
 # [1] is a page on the claim and appeal status tool, [2] one on accredited representatives (URL_SUFFIXES).
 OWN_RECORD_MESSAGES = {
@@ -50,10 +51,20 @@ OWN_RECORD_MESSAGES = {
         "the claim and appeal status tool: it lists the evidence VA has received [1]. Not every document you "
         "send appears online, and items sent by mail or fax may not show [1]."
     ),
+    KIND_SOMEONE_ELSE: (
+        "I can't see anyone's VA records. VA shares a person's claim, rating and payments only with that person "
+        "or someone they have authorized, such as their accredited representative. They can see where their "
+        "claim stands themselves: sign in at VA.gov with a verified account, such as Login.gov or ID.me, and "
+        "open the claim and appeal status tool [1]."
+    ),
 }
 OWN_RECORD_HELP = (
     f"For help with your own record, call VA's benefits line at {VA_BENEFITS_PHONE}, or ask an accredited "
     "representative: a Veterans Service Organization (VSO) representative helps for free [2]."
+)
+SOMEONE_ELSES_HELP = (
+    f"They can call VA's benefits line at {VA_BENEFITS_PHONE}, or ask an accredited representative: a Veterans "
+    "Service Organization (VSO) representative helps for free [2]."
 )
 URL_SUFFIXES = {1: "/claim-or-appeal-status/", 2: "/get-help-from-accredited-representative/"}
 
@@ -80,4 +91,5 @@ def own_record_kind(*, question: str) -> str | None:
 
 
 def own_record_answer(*, kind: str) -> str:
-    return f"{OWN_RECORD_MESSAGES[kind]}\n\n{OWN_RECORD_HELP}"
+    help_text = SOMEONE_ELSES_HELP if kind == KIND_SOMEONE_ELSE else OWN_RECORD_HELP
+    return f"{OWN_RECORD_MESSAGES[kind]}\n\n{help_text}"

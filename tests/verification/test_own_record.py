@@ -9,6 +9,7 @@ from verification.own_record import (
     KIND_DOCUMENTS,
     KIND_PAYMENT,
     KIND_RATING,
+    KIND_SOMEONE_ELSE,
     OWN_RECORD_HELP,
     OWN_RECORD_MESSAGES,
     own_record_kind,
@@ -35,6 +36,15 @@ from verification.own_record import (
         ("did VA get my form", KIND_DOCUMENTS),
         ("Did VA receive my 21-526EZ form?", KIND_DOCUMENTS),
         ("did va get my nexus letter", KIND_DOCUMENTS),
+        ("did the VA get the buddy letter I sent", KIND_DOCUMENTS),
+        ("when will my claim be decided", KIND_CLAIM_STATUS),
+        ("what day will va decide my claim?", KIND_CLAIM_STATUS),
+        ("how long until my claim is decided", KIND_CLAIM_STATUS),
+        ("whats my current combined rating? i forgot", KIND_RATING),
+        ("how much back pay will I get exactly", KIND_PAYMENT),
+        ("did my buddy get approved for his tinnitus", KIND_SOMEONE_ELSE),
+        ("did my uncle's widow apply for DIC?", KIND_SOMEONE_ELSE),
+        ("whats my husband's va rating", KIND_SOMEONE_ELSE),
     ],
 )
 def test_questions_about_the_askers_own_record_are_recognised(question, kind):
@@ -51,6 +61,10 @@ def test_questions_about_the_askers_own_record_are_recognised(question, kind):
     "How is back pay calculated?",
     "When do VA payments get deposited each month?",
     "What form do I use to file a claim?",
+    "how long until a claim is decided",
+    "whats my rating? i have 50 ptsd and 30 knee",
+    "my buddy got approved for tinnitus, can I get it too",
+    "can my husband's rating go up if he gets worse",
 ])
 def test_general_questions_are_not_about_the_askers_record(question):
     assert own_record_kind(question=question) is None
@@ -67,7 +81,7 @@ def test_ratings_to_combine_are_a_calculation_not_a_record_lookup():
 
 def test_every_answer_says_where_the_record_lives_and_who_helps():
     assert set(OWN_RECORD_MESSAGES) == {KIND_CLAIM_STATUS, KIND_DECISION, KIND_RATING, KIND_PAYMENT,
-                                       KIND_DOCUMENTS}
+                                       KIND_DOCUMENTS, KIND_SOMEONE_ELSE}
     assert all("VA.gov" in message for message in OWN_RECORD_MESSAGES.values())
     assert VA_BENEFITS_PHONE in OWN_RECORD_HELP and "accredited representative" in OWN_RECORD_HELP
 
@@ -75,7 +89,8 @@ def test_every_answer_says_where_the_record_lives_and_who_helps():
 @pytest.mark.django_db
 @pytest.mark.usefixtures("bundled_kb")
 @pytest.mark.parametrize(("question", "kind"), [("what is my claim status", KIND_CLAIM_STATUS),
-                                                ("when is my next payment", KIND_PAYMENT)])
+                                                ("when is my next payment", KIND_PAYMENT),
+                                                ("did my buddy get approved for his tinnitus", KIND_SOMEONE_ELSE)])
 def test_the_pipeline_answers_with_where_the_record_lives(question, kind):
     from verification.services import answer_question
 
