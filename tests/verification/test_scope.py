@@ -382,6 +382,12 @@ OUTSIDE_BENEFITS_QUESTIONS = [
     "write me a funny poem about waiting on my c&p exam",
     "can my cat file a claim for service connection since she was on base with me",
     "which presidential candidate is better for veterans",
+    "whats the cutoff score for promotion to E-6 in the army this cycle? im 12B",
+    "can i use my va loan benefit to buy a new truck",
+    "is the VA going to get privatized under this administration?",
+    "is the current VA secretary a veteran himself? what branch",
+    "whats the PCS weight allowance for an E-5 with dependents",
+    "can you write my college admissions essay about my deployment to afghanistan",
 ]
 NEAR_DOMAIN_IN_SCOPE = [
     "does the GI bill pay BAH while im in school",
@@ -471,6 +477,10 @@ NEAR_DOMAIN_IN_SCOPE = [
     "do lottery winnings count as income for va pension",
     "do i need to be service connected for my teeth to get dental work at the va? im rated 60%",
     "i want to pull 50k out of my home equity to pay off credit cards, can va help with that",
+    "I'm on SSDI now. Does being on SSDI automatically meet the disability part for pension?",
+    "does community care mean the va is privatized",
+    "can I get the automobile allowance to buy a new truck",
+    "will voc rehab help me write my college essay for school",
 ]
 
 
