@@ -1052,7 +1052,15 @@ def test_a_question_for_the_highest_level_opens_with_the_tables_top_level():
                             diagnostic_code="5165")
     text = extractive_generate(question="whats the highest rating for a leg amputation", question_vector=QUESTION_VECTOR,
                                chunks=chunks, units={1: family}, chunk_types={1: "rating_table"}, codes=("5165",)).text
-    assert text.startswith("The highest rating in this table is 90% [1].") and "DC 2021" not in text
+    assert text.startswith("The highest rating for DCs 5162 to 5165 is 90% [1].") and "DC 2021" not in text
+    # "Is 40% the max for a back": the whole table, not the 40% row alone.
+    spine = [("Back levels of the spine formula, DCs 5235 to 5243:", LEAD), ("20% — flexion to 60 degrees", OFF),
+             ("40% — flexion to 30 degrees", OFF), ("100% — unfavorable ankylosis of the entire spine", OFF)]
+    chunks[0] = replace(chunks[0], content="\n".join(t for t, _ in spine), diagnostic_code="",
+                        title="Back rating levels, spine formula DCs 5235 to 5243")
+    text = extractive_generate(question="is 40% the max for a back", question_vector=QUESTION_VECTOR,
+                               chunks=chunks, units={1: spine}, chunk_types={1: "rating_table"}).text
+    assert text.startswith("The highest rating for DCs 5235 to 5243 is 100% [1].") and "- 20%" in text, text
 
 
 def test_a_source_holding_a_rare_word_of_the_question_leads():

@@ -346,6 +346,8 @@ def extractive_generate(
         levels_text += " rating"
     levels = levels_asked(levels_text, asked_as=question) if _RATING_QUESTION_RE.search(levels_text) and \
         not _COMBINED_RE.search(question) else frozenset()
+    if _HIGHEST_RE.search(question):
+        levels = frozenset()  # "is 40% the max for a back": the whole table answers, not the 40% row alone
     by_chunk: dict[int, list[tuple[float, Unit]]] = {}
     counted_units: set[int] = set()
     # The sources that name a code or form the question names come first, then the closest in meaning; one
@@ -547,6 +549,8 @@ def extractive_generate(
                  and not (causes and _about(chunk_of[n], causes))]
         table = _borrowed_table(levels_text, {n: by_chunk[n] for n in about}, chunk_of, chunk_types,
                                 besides=best_unit.chunk_number, levels=levels)
+        if table and _HIGHEST_RE.search(question):
+            table = _highest_stated(table, [u for _, u in by_chunk[table[0].chunk_number]], chunk_of[table[0].chunk_number])
         if table:
             room = MAX_CHARS - sum(len(u.text) for u in table)
             beside = []
@@ -1031,14 +1035,22 @@ def _note_kinds(text: str) -> frozenset[str]:
 def _highest_stated(chosen: list[Unit], units: list[Unit], chunk: SourceChunk) -> list[Unit]:
     """Open with the table's top level when the question asks for the highest ("is 50% the highest for
     headaches"): the rows show it, but only as the last of several. Computed from the rows, like a combined
-    rating, and cited to the table it is read from: "under DC N" when the table is one code's, else "in this
-    table" (the leg amputation table's 90% is not its DC 5165's)."""
+    rating, and cited to the table it is read from: "for DCs N to M" when its title names the codes it
+    covers (the leg amputation table's 90% is not its DC 5165's), else "under DC N" when it is one code's."""
     levels = [int(n) for u in units if _ROW_RE.match(u.text)
               for n in _ROW_PERCENT_RE.findall(u.text.split(" — ", 1)[0])]
-    if not levels:
-        return chosen
+    if not levels or any(_HIGHEST_RE.search(u.text) for u in chosen if not _ROW_RE.match(u.text)):
+        return chosen  # (nor when the table's lead says its maximum itself)
+    # The codes its title gives (the spine formula's "DCs 5235 to 5243", which the citation check finds in it),
+    # else its own code, else the one code its text names.
+    titled = sorted(set(dc_codes_find(chunk.title)))
     codes = set(dc_codes_find(chunk.content)) | ({chunk.diagnostic_code} if chunk.diagnostic_code else set())
-    where = f"under DC {codes.pop()}" if len(codes) == 1 else "in this table"
+    if len(titled) > 1:
+        where = f"for DCs {titled[0]} to {titled[-1]}"
+    elif titled or chunk.diagnostic_code or len(codes) == 1:
+        where = f"under DC {(titled or [chunk.diagnostic_code or codes.pop()])[0]}"
+    else:
+        where = "in this table"
     lead = chosen[0]
     return [Unit(lead.chunk_number, -1, f"The highest rating {where} is {max(levels)}%.", lead.vector), *chosen]
 
