@@ -185,6 +185,16 @@ _SIDE_BEFORE_RE = re.compile(
 )
 
 
+# Respiratory conditions whose ratings 38 CFR 4.96(a) does not combine with each other (DCs 6600 to 6817 and
+# 6822 to 6847): one rating for the main one, raised a level when the others make it worse.
+_RESPIRATORY_RE = re.compile(
+    r"\b(?:(?:obstructive |central )?sleep apnea|osa|asthma\w*|copd|emphysema|(?:chronic |constrictive )?bronchi(?:tis|olitis)|"
+    r"bronchiectasis|pulmonary fibrosis|interstitial lung disease|sarcoidosis|restrictive lung disease|"
+    r"pulmonary embolism|pneumothorax)\b",
+    re.IGNORECASE,
+)
+
+
 def combined_question_parse(*, text: str) -> CombinedQuestion | None:
     """Return the ratings a question asks to combine, or None when it does not ask that.
 
@@ -197,6 +207,8 @@ def combined_question_parse(*, text: str) -> CombinedQuestion | None:
     trigger = _COMBINE_RE.search(text)
     if not trigger or _OTHER_QUESTION_RE.search(text):
         return None
+    if len({m.group(0).lower().removeprefix("obstructive ") for m in _RESPIRATORY_RE.finditer(text)}) > 1:
+        return None  # "50% sleep apnea and 30% asthma, do they combine": 38 CFR 4.96 says they do not
     found, believed = [], None
     for match in _RATING_RE.finditer(text):
         if _BELIEF_BEFORE_RE.search(text[: match.start()]) or _STATED_BEFORE_RE.search(text[: match.start()]):

@@ -91,6 +91,14 @@ def test_a_combined_figure_someone_stated_is_not_a_rating_to_combine():
                                    ).ratings == (70, 30)
 
 
+def test_respiratory_ratings_that_38_cfr_4_96_keeps_apart_are_not_a_calculation():
+    # One rating for the main condition, raised a level; the calculator would say 65%, rounded to 70%.
+    from verification.combined_ratings import combined_question_parse
+    assert combined_question_parse(text="im 50% for sleep apnea and 30 for asthma. do they combine?") is None
+    assert combined_question_parse(text="30% COPD plus 30% sleep apnea, combined rating?") is None
+    assert combined_question_parse(text="50% sleep apnea and 30% ptsd, what is my combined rating").ratings == (50, 30)
+
+
 def test_a_question_about_unemployability_is_not_a_calculation():
     from verification.combined_ratings import combined_question_parse
     assert combined_question_parse(text="Im 50% ptsd, 20% back and 10% tinnitus and va says im 60 combined. "
