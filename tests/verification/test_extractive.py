@@ -1275,3 +1275,32 @@ def test_a_form_number_asked_is_answered_by_the_sentence_naming_the_form(questio
     units = {1: [("A Supplemental Claim lets you add new and relevant evidence.", ON_TOPIC)],
              2: [("File a Supplemental Claim on VA Form 20-0995.", NEAR)]}
     assert generate(question, units, {1: 0.7, 2: 0.62}).text.startswith("File a Supplemental Claim on VA Form 20-0995")
+
+
+def test_a_survivors_page_lends_nothing_to_a_veterans_own_question():
+    # "I'm 58, can I still get the pension": Survivors Pension's rules are not the veteran's.
+    units = {1: [("A veteran under 65 qualifies with a permanent and total disability.", QUESTION_VECTOR)],
+             2: [("A surviving spouse qualifies if married to the veteran for at least 1 year.", vec(1, 0, 0, 0.5))]}
+    chunks = [chunk(1, 1, 0.7), replace(chunk(2, 2, 0.6), title="Survivors Pension: who qualifies")]
+
+    def answer(question: str) -> str:
+        return extractive_generate(question=question, question_vector=QUESTION_VECTOR, chunks=chunks, units=units).text
+
+    assert "surviving spouse" not in answer("i'm 58 not 65, can i still get the pension")
+    assert "surviving spouse" in answer("my husband died at 58, can i still get the pension")
+    assert "surviving spouse" in answer("is the DIC or the pension better at 58")
+
+
+def test_a_rules_source_far_below_the_best_is_not_read_for_a_can_i_get_question():
+    # "Can I get pension if I have a house": what counts toward net worth answers; the limit's page, an
+    # eligibility source well below it, would lead on its bonus.
+    units = {1: [("Net worth does not count your primary residence.", QUESTION_VECTOR)],
+             2: [("Assets include bank accounts and stocks.", OFF)], 3: [("Income is what you receive.", OFF)],
+             4: [("Net worth must not exceed the yearly limit.", ON_TOPIC)]}
+    text = generate("can i get pension if i have a house", units, {1: 0.56, 2: 0.45, 3: 0.43, 4: 0.40},
+                    {4: "eligibility"}).text
+    assert text.startswith("Net worth does not count your primary residence"), text
+    # Close to the best, it is read and its rules lead.
+    text = generate("can i get pension if i have a house", units, {1: 0.56, 2: 0.55, 3: 0.54, 4: 0.50},
+                    {4: "eligibility"}).text
+    assert text.startswith("Net worth must not exceed the yearly limit"), text

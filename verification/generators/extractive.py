@@ -150,6 +150,9 @@ LEVEL_WORDS = content_words("rate rated rates rating ratings percent percentage 
                             "disability disabilities code diagnostic dc schedule how much get")
 # A source holding the asked level's row leads when it matched at least this share of the best source.
 LEVEL_SOURCE_FLOOR = 0.8
+# An eligibility source ranked below the best few is read for a "can I get" question when it matched at least
+# this share of the best source ("can I get pension if I have a house": what counts answers, not the limit).
+RULES_SOURCE_FLOOR = 0.8
 W_LEVEL = 0.2
 # "If the death was not service connected": a sentence only on service-connected ones answers the other case.
 _NOT_CONNECTED_RE = re.compile(r"\b(?:non-?\s?service[- ]connected|not (?:been )?service[- ]connected)\b",
@@ -170,6 +173,14 @@ _SEPARATED_RE = re.compile(
 _STILL_SERVING_RE = re.compile(r"\b(?:still (?:in|on active duty|serving)|on active duty|before (?:i |you )?(?:get out|"
                                r"separat\w*|discharg\w*|retir\w*|leav\w*)|memorandum|ides|bdd)\b", re.IGNORECASE)
 _SERVING_TITLE_RE = re.compile(r"\bbefore separation\b|\bdays? left on active duty\b|\bwhile still on active duty\b",
+                               re.IGNORECASE)
+# A page for survivors only ("Survivors Pension: who qualifies", "DIC for surviving children"), not one for
+# "veterans and survivors"; and a question told by a survivor (a death, a widow) or naming a survivors' benefit.
+_SURVIVORS_TITLE_RE = re.compile(r"^survivors?\b(?! and)|^(?!.*\b(?:veterans|spouses) and surviv).*\bsurviving "
+                                 r"(?:spouses?|child(?:ren)?)\b|\bveteran's child\b|\bsurvivors pension\b", re.IGNORECASE)
+_SURVIVOR_ASKS_RE = re.compile(r"\b(?:die[ds]?|dying|death|dead|deceased|passed|widow\w*|surviv\w*|killed|funeral|"
+                               r"buri(?:al|ed)|late (?:husband|wife|spouse|father|mother|dad|mom)|when i'?m gone|"
+                               r"after i'?m gone|dic|dependency and indemnity|chapter 35|dea|fry|sbp|survivor benefit plan|accrued)\b",
                                re.IGNORECASE)
 # "How many months of GI Bill do I get": a sentence giving a number of them answers it ("Check your remaining
 # months on your Post-9/11 GI Bill statement" shares more words and a "9/11", but no count).
@@ -417,15 +428,20 @@ def extractive_generate(
     def holds_level_in_full(c: SourceChunk) -> bool:
         return holds_level(c) and not _CONDENSED_RE.search(c.content)
 
+    survivor_asks = bool(_SURVIVOR_ASKS_RE.search(question))
+
     def others_case(c: SourceChunk) -> bool:
-        return separated and bool(_SERVING_TITLE_RE.search(c.title))
+        # "I got out last month": a page for those still serving; "I'm 58, can I still get the pension": a page
+        # for survivors.
+        return (separated and bool(_SERVING_TITLE_RE.search(c.title))) or \
+            (not survivor_asks and bool(_SURVIVORS_TITLE_RE.search(c.title)))
 
     if wants_rules and read and not any(chunk_types.get(c.chunk_id) == "eligibility" and not others_case(c)
                                         for c in read):
         # "I'm 10% service connected, can I get VR&E": who qualifies is asked; the rules' source ranked lower
         # is read too (not the one for those still serving).
         read += [c for c in sources[len(read):] if chunk_types.get(c.chunk_id) == "eligibility"
-                 and not others_case(c)][:1]
+                 and not others_case(c) and c.score >= RULES_SOURCE_FLOOR * top_score][:1]
     if levels and read and not any(holds_level_in_full(c) for c in read):
         # The level asked about is a row of a source ranked lower: it takes the last place. A level given in
         # full (the General Rating Formula's 70% row) takes it from one a condition's condensed table gives.
@@ -595,7 +611,7 @@ def extractive_generate(
         if conditions and allowed_codes and not comparing and not conditions & allowed_codes:
             continue  # a sentence about another condition only ("asthma is rated on ...")
         if others_case(chunk_of[unit.chunk_number]):
-            continue  # "I got out last month": a page for those still serving
+            continue  # "I got out last month": a page for those still serving; a survivors' page for a veteran
         if _EXAMPLE_TITLE_RE.search(chunk_of[unit.chunk_number].title):
             continue  # "Had the veteran filed after March 10, 2026, ...": a worked example's case is not the asker's
         if _CONTEXT_BOUND_RE.match(unit.text) or _BACK_REFERENCE_RE.search(unit.text):
