@@ -180,8 +180,8 @@ _SURVIVORS_TITLE_RE = re.compile(r"^survivors?\b(?! and)|^(?!.*\b(?:veterans|spo
                                  r"(?:spouses?|child(?:ren)?)\b|\bveteran's child\b|\bsurvivors pension\b", re.IGNORECASE)
 _SURVIVOR_ASKS_RE = re.compile(r"\b(?:die[ds]?|dying|death|dead|deceased|passed|widow\w*|surviv\w*|killed|funeral|"
                                r"buri(?:al|ed)|late (?:husband|wife|spouse|father|mother|dad|mom)|when i'?m gone|"
-                               r"after i'?m gone|dic|dependency and indemnity|chapter 35|dea|fry|sbp|survivor benefit plan|accrued)\b",
-                               re.IGNORECASE)
+                               r"after i'?m gone|dic|dependency and indemnity|chapter 35|dea|fry|sbp|"
+                               r"survivor benefit plan|accrued)\b", re.IGNORECASE)
 # "How many months of GI Bill do I get": a sentence giving a number of them answers it ("Check your remaining
 # months on your Post-9/11 GI Bill statement" shares more words and a "9/11", but no count).
 _HOW_MANY_RE = re.compile(r"\bhow many (\w+)", re.IGNORECASE)
