@@ -576,6 +576,10 @@ def test_topics_accept_lists_from_the_database():
         ("what counts as radiation risk activity", "what counts as radiation risk activity radiation-risk activities"),
         ("my knee has gotten way worse", "my knee has gotten way worse file for an increase when a condition gets "
          "worse"),
+        ("my tinnitus has gotten alot worse", "my tinnitus has gotten alot worse file for an increase when a condition "
+         "gets worse"),
+        ("rated 20 for my back, how do I ask for more?", "rated 20 for my back, how do I ask for more? file for an "
+         "increase when a condition gets worse"),
         # A widow's question naming her benefit is not sent to survivors' benefits in general.
         ("my mom is a widow, she gets survivors pension. can she get aid and attendance too?",
          "my mom is a widow, she gets survivors pension. can she get aid and attendance too?"),
