@@ -1304,3 +1304,22 @@ def test_a_rules_source_far_below_the_best_is_not_read_for_a_can_i_get_question(
     text = generate("can i get pension if i have a house", units, {1: 0.56, 2: 0.55, 3: 0.54, 4: 0.50},
                     {4: "eligibility"}).text
     assert text.startswith("Net worth must not exceed the yearly limit"), text
+
+
+def test_a_source_titled_with_a_two_word_name_the_question_writes_is_read_and_leads():
+    # "What is continuous pursuit": three intent-to-file pages match "effective date" better; the one page titled
+    # "(continuous pursuit)" ranks fourth.
+    units = {1: [("An intent to file holds your effective date for one year.", QUESTION_VECTOR)],
+             2: [("An intent to file expires after one year.", ON_TOPIC)],
+             3: [("Submit an intent to file by phone.", ON_TOPIC)],
+             4: [("You keep the original effective date if you file each next review on time.", NEAR)]}
+    chunks = [replace(chunk(n, n, score), title=title) for n, score, title in [
+        (1, 0.56, "Intent to file: protecting your effective date"), (2, 0.54, "When an intent to file expires"),
+        (3, 0.53, "Intent to file: definition"), (4, 0.50, "Keeping your effective date (continuous pursuit)")]]
+
+    def answer(question: str) -> str:
+        return extractive_generate(question=question, question_vector=QUESTION_VECTOR, chunks=chunks, units=units).text
+
+    assert answer("what is continuous pursuit and how does it protect my effective date").startswith("You keep the original")
+    # Words split by punctuation are no name: "pursuit, continuous" reads as two.
+    assert "You keep the original" not in answer("what protects my effective date, pursuit, continuous filing")

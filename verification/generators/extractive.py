@@ -408,6 +408,11 @@ def extractive_generate(
     # "Why was my retro check less than expected? I'm a military retiree": the source full-text search ranks
     # first (it says "retired pay") may sit below the best few in meaning; it is read too.
     read += [c for c in sources[MAX_SOURCE_CHUNKS:] if c.lexical_rank == 1][:1]
+    # "What is continuous pursuit": a two-word name the question writes that no title read has, but a lower
+    # source's title does ("Keeping your effective date through decision reviews (continuous pursuit)").
+    unread_pairs = _word_pairs(question).difference(*(_title_pairs(c.title) for c in read))
+    if unread_pairs:
+        read += [c for c in sources[len(read):] if unread_pairs & _title_pairs(c.title)][:1]
 
     def titled_for_asked(c: SourceChunk) -> bool:
         return _benefits_meet(_title_benefits(c.title), specific)
@@ -471,8 +476,10 @@ def extractive_generate(
         # A title names what the whole chunk is about ("Knee limitation of flexion (bending)").
         title_match = len(q_words & content_words(chunk.title)) / len(q_words) if q_words else 0.0
         chunk_match = W_CHUNK * chunk.score + W_TITLE * title_match
-        if q_phrases & _title_phrases(chunk.title):
-            chunk_match += W_TITLE_PHRASE  # "specially adapted housing": SAH's page, not "Special Housing Adaptation"
+        if q_phrases & _title_phrases(chunk.title) or unread_pairs & _title_pairs(chunk.title):
+            # "specially adapted housing": SAH's page, not "Special Housing Adaptation"; "continuous pursuit": the
+            # one page titled with it
+            chunk_match += W_TITLE_PHRASE
         if wants_form and va_forms_find(chunk.content):
             chunk_match += W_FORM_CHUNK
         if wants_rules and chunk_types.get(chunk.chunk_id) == "eligibility":
@@ -671,6 +678,23 @@ def _word_runs(text: str) -> frozenset[tuple[str, str, str]]:
 
 
 _title_phrases = functools.lru_cache(maxsize=16384)(_word_runs)
+
+
+def _word_pairs(text: str) -> frozenset[tuple[str, str]]:
+    """Pairs of consecutive words, both meaning something (not a stop word nor a generic VA word), as written,
+    within one clause ("DIC, Survivors Pension" holds no "dic survivors")."""
+    pairs = set()
+    for clause in _CLAUSE_BREAK_RE.split(text.lower()):
+        words = _WORD_RE.findall(clause)
+        keep = [bool(content_words(w)) for w in words]
+        pairs.update((words[i], words[i + 1]) for i in range(len(words) - 1) if keep[i] and keep[i + 1])
+    return frozenset(pairs)
+
+
+_CLAUSE_BREAK_RE = re.compile(r"[,.;:!?()\[\]\"]")
+
+
+_title_pairs = functools.lru_cache(maxsize=16384)(_word_pairs)
 
 
 def _count_pattern(question: str) -> re.Pattern | None:
