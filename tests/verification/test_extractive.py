@@ -1323,3 +1323,11 @@ def test_a_source_titled_with_a_two_word_name_the_question_writes_is_read_and_le
     assert answer("what is continuous pursuit and how does it protect my effective date").startswith("You keep the original")
     # Words split by punctuation are no name: "pursuit, continuous" reads as two.
     assert "You keep the original" not in answer("what protects my effective date, pursuit, continuous filing")
+
+
+def test_the_leading_source_gives_up_to_five_of_its_sentences():
+    # "Never enrolled, got out 7 years ago, can I still get VA health care": the fifth sentence held the
+    # 10-year window for combat veterans.
+    sentences = [(f"Enrollment rule number {n} applies to veterans.", vec(1, 0.1 * n, 0, 0)) for n in range(1, 7)]
+    text = generate("can i still enroll in va health care", {1: sentences}, {1: 0.7}).text
+    assert all(f"rule number {n} " in text for n in range(1, 6)) and "rule number 6" not in text, text
