@@ -142,6 +142,14 @@ def test_benefit_dictionary_covers_the_product_benefits():
         ("does my eczema cream count for the clothing allowance", "clothing_allowance"),
         ("can I get CRSC if I was medically retired", "concurrent_receipt"),
         ("do I qualify for CRDP at 50 percent", "concurrent_receipt"),
+        # VA's life insurance programs, each its own: "a health exam for VGLI" is not the Agent Orange exam's.
+        ("do i have to take a health exam for VGLI", "vgli"),
+        ("how long is my SGLI free after I get out", "sgli"),
+        ("can my wife get family SGLI", "fsgli"),
+        ("TSGLI for losing a leg", "tsgli"),
+        ("is VALife worth it", "valife"),
+        ("can i still apply for S-DVI", "sdvi"),
+        ("VMLI after my SAH grant", "vmli"),
     ],
 )
 def test_benefits_found_by_name_and_lay_wording(text, expected):
