@@ -209,6 +209,13 @@ def test_glossary_term_is_defined_and_cited():
     assert result.citations[0]["url"].startswith("https://www.va.gov/")
 
 
+def test_one_level_of_a_glossary_term_is_answered_from_its_own_page():
+    # "What is SMC K": SMC-K's page (paid on top, for each qualifying loss), not SMC's general definition.
+    result = answer_question(question="what is smc k", use_cache=False)
+    assert not result.refused and result.model != "glossary"
+    assert result.answer.startswith("SMC-K") and "on top of" in result.answer
+
+
 def test_unknown_term_is_refused_not_invented():
     result = answer_question(question="What is a Form Q waiver?")
     assert result.refused and result.refusal_reason == "terminology_not_found"
