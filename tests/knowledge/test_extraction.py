@@ -584,6 +584,10 @@ def test_topics_accept_lists_from_the_database():
         ("what counts as radiation risk activity", "what counts as radiation risk activity radiation-risk activities"),
         ("my knee has gotten way worse", "my knee has gotten way worse file for an increase when a condition gets "
          "worse"),
+        ("my doctor wrote my sleep apnea could possibly be related to service", "my doctor wrote my sleep apnea "
+         "could possibly be related to service at least as likely as not"),
+        ("the doc says my ptsd made my blood pressure worse", "the doc says my ptsd made my blood pressure worse "
+         "secondary aggravation 3.310(b)"),
         ("my tinnitus has gotten alot worse", "my tinnitus has gotten alot worse file for an increase when a condition "
          "gets worse"),
         ("rated 20 for my back, how do I ask for more?", "rated 20 for my back, how do I ask for more? file for an "
