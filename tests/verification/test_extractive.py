@@ -1323,6 +1323,11 @@ def test_a_source_titled_with_a_two_word_name_the_question_writes_is_read_and_le
     assert answer("what is continuous pursuit and how does it protect my effective date").startswith("You keep the original")
     # Words split by punctuation are no name: "pursuit, continuous" reads as two.
     assert "You keep the original" not in answer("what protects my effective date, pursuit, continuous filing")
+    # A pair whose words the sources read hold already is no new name: "I filed on the intent docket, can I
+    # switch" is answered by the pages read, not by the one titled "intent docket".
+    chunks[3] = replace(chunks[3], title="Intent docket rules")
+    chunks[2] = replace(chunks[2], content="Submit an intent to file on any docket by phone.")
+    assert "You keep the original" not in answer("i filed on the intent docket, can i switch to protect my effective date")
 
 
 def test_the_leading_source_gives_up_to_five_of_its_sentences():

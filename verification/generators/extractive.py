@@ -409,9 +409,12 @@ def extractive_generate(
     # "Why was my retro check less than expected? I'm a military retiree": the source full-text search ranks
     # first (it says "retired pay") may sit below the best few in meaning; it is read too.
     read += [c for c in sources[MAX_SOURCE_CHUNKS:] if c.lexical_rank == 1][:1]
-    # "What is continuous pursuit": a two-word name the question writes that no title read has, but a lower
-    # source's title does ("Keeping your effective date through decision reviews (continuous pursuit)").
-    unread_pairs = _word_pairs(question).difference(*(_title_pairs(c.title) for c in read))
+    # "What is continuous pursuit": a two-word name the question writes that no source read holds, but a lower
+    # source's title does ("Keeping your effective date through decision reviews (continuous pursuit)"). Not
+    # one whose words the sources read hold ("submission docket", "disability claim"): they speak of it already.
+    read_words = frozenset().union(*(source_words(c.title, c.content) for c in read))
+    unread_pairs = frozenset(pair for pair in _word_pairs(question)
+                             if not content_words(" ".join(pair)) <= read_words)
     if unread_pairs:
         read += [c for c in sources[len(read):] if unread_pairs & _title_pairs(c.title)][:1]
 
