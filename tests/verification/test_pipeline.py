@@ -53,6 +53,19 @@ def test_lay_wording_finds_the_right_condition():
     assert any("6260" in c["quote"] or "tinnitus" in c["title"].lower() for c in result.citations)
 
 
+@pytest.mark.parametrize(("question", "code"), [("what does VA give for a bunion", "5280"),
+                                              ("vertigo rating va", "6204")])
+def test_a_condition_in_everyday_words_gets_its_own_table(question, code):
+    result = answer_question(question=question, use_cache=False)
+    assert not result.refused and result.answer.startswith(f"DC {code}")
+
+
+@pytest.mark.parametrize("question", ["fatty liver disease va rating", "gallbladder removed, is there a va rating"])
+def test_a_condition_without_a_table_here_is_refused_not_answered_from_another(question):
+    # The stroke table answered "fatty liver" and the hysterectomy table "gallbladder removed".
+    assert answer_question(question=question, use_cache=False).refused
+
+
 @pytest.mark.parametrize(
     ("question", "fact", "source"),
     [
