@@ -584,6 +584,12 @@ def test_topics_accept_lists_from_the_database():
         ("what counts as radiation risk activity", "what counts as radiation risk activity radiation-risk activities"),
         ("my knee has gotten way worse", "my knee has gotten way worse file for an increase when a condition gets "
          "worse"),
+        ("separating in about 4 months, can I file now", "separating in about 4 months, can I file now Benefits "
+         "Delivery at Discharge"),
+        ("im 4 months out from my ets date", "im 4 months out from my ets date Benefits Delivery at Discharge"),
+        # Named already, BDD is what is asked about ("pregnant, can I still do it": who cannot use it).
+        ("im pregnant and getting out in 5 months, can I still do the BDD program",
+         "im pregnant and getting out in 5 months, can I still do the BDD program"),
         ("my doctor wrote my sleep apnea could possibly be related to service", "my doctor wrote my sleep apnea "
          "could possibly be related to service at least as likely as not"),
         ("the doc says my ptsd made my blood pressure worse", "the doc says my ptsd made my blood pressure worse "
