@@ -45,6 +45,10 @@ from verification.own_record import (
         ("did my buddy get approved for his tinnitus", KIND_SOMEONE_ELSE),
         ("did my uncle's widow apply for DIC?", KIND_SOMEONE_ELSE),
         ("whats my husband's va rating", KIND_SOMEONE_ELSE),
+        ("did my buddy mike get approved for his tinnitus? we filed the same day", KIND_SOMEONE_ELSE),
+        ("my uncle passed last year, did his wife already apply for DIC?", KIND_SOMEONE_ELSE),
+        ("what exact day will VA make a decision on my claim, its at step 5 now", KIND_CLAIM_STATUS),
+        ("how much back pay will i get exactly? my claim been pending since june 2023", KIND_PAYMENT),
     ],
 )
 def test_questions_about_the_askers_own_record_are_recognised(question, kind):
@@ -65,6 +69,8 @@ def test_questions_about_the_askers_own_record_are_recognised(question, kind):
     "whats my rating? i have 50 ptsd and 30 knee",
     "my buddy got approved for tinnitus, can I get it too",
     "can my husband's rating go up if he gets worse",
+    "is my husband already rated 100, can he get more",
+    "is his wife eligible for champva",
 ])
 def test_general_questions_are_not_about_the_askers_record(question):
     assert own_record_kind(question=question) is None
