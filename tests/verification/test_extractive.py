@@ -1336,3 +1336,17 @@ def test_the_leading_source_gives_up_to_five_of_its_sentences():
     sentences = [(f"Enrollment rule number {n} applies to veterans.", vec(1, 0.1 * n, 0, 0)) for n in range(1, 7)]
     text = generate("can i still enroll in va health care", {1: sentences}, {1: 0.7}).text
     assert all(f"rule number {n} " in text for n in range(1, 6)) and "rule number 6" not in text, text
+
+
+def test_a_hearing_before_the_board_reads_no_page_on_hearing_loss():
+    # "Do I have to travel to Washington DC for my BVA hearing": the hearing loss pages match "hearing" best.
+    units = {1: [("Hearing loss must meet VA's definition of impaired hearing.", QUESTION_VECTOR)],
+             2: [("You can have a virtual hearing from home instead of travelling to Washington.", NEAR)]}
+    chunks = [replace(chunk(1, 1, 0.5), title="Hearing loss exams for VA rating", diagnostic_code="6100"),
+              replace(chunk(2, 2, 0.41), title="Board Appeal option 3: Hearing docket")]
+
+    def answer(question: str) -> str:
+        return extractive_generate(question=question, question_vector=QUESTION_VECTOR, chunks=chunks, units=units).text
+
+    assert answer("do i have to travel to washington for my BVA hearing").startswith("You can have a virtual hearing")
+    assert "impaired hearing" in answer("do i have to travel to washington for my hearing loss exam")

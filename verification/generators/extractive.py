@@ -175,6 +175,13 @@ _STILL_SERVING_RE = re.compile(r"\b(?:still (?:in|on active duty|serving)|on act
                                r"separat\w*|discharg\w*|retir\w*|leav\w*)|memorandum|ides|bdd)\b", re.IGNORECASE)
 _SERVING_TITLE_RE = re.compile(r"\bbefore separation\b|\bdays? left on active duty\b|\bwhile still on active duty\b",
                                re.IGNORECASE)
+# A hearing before a judge or a decision review officer, and the sense of hearing (a title on hearing loss).
+_PROCEEDING_HEARING_RE = re.compile(r"\b(?:bva|board|judge|docket|dro|predetermination|personal|virtual|video|"
+                                    r"videoconference|travel board|informal|appeals?|court)\s+hearings?\b|"
+                                    r"\bhearings? (?:with|before|at|in front of) (?:the |a )?(?:board|bva|judge|vlj|dro)\b",
+                                    re.IGNORECASE)
+_HEARING_SENSE_RE = re.compile(r"\bhearing (?:loss|aids?|impairment|tests?|exams?)\b|\b(?:tinnitus|audiolog\w*|deaf\w*|"
+                               r"ears?)\b", re.IGNORECASE)
 # A page for survivors only ("Survivors Pension: who qualifies", "DIC for surviving children"), not one for
 # "veterans and survivors"; and a question told by a survivor (a death, a widow) or naming a survivors' benefit.
 _SURVIVORS_TITLE_RE = re.compile(r"^survivors?\b(?! and)|^(?!.*\b(?:veterans|spouses) and surviv).*\bsurviving "
@@ -404,7 +411,15 @@ def extractive_generate(
             return -1  # "Can I use voc rehab and the GI Bill": the page on both answers before a page on one
         return 1 if specific and not _on_benefit(c, specific) else 0
 
+    # "Do I have to travel to DC for my BVA hearing": a hearing before a judge, not the sense of hearing; the
+    # pages on hearing loss are not read.
+    proceeding = bool(_PROCEEDING_HEARING_RE.search(question)) and not _HEARING_SENSE_RE.search(question)
+
+    def misread(c: SourceChunk) -> bool:
+        return proceeding and bool(_HEARING_SENSE_RE.search(c.title))
+
     sources = sorted(chunks, key=lambda c: (not named(c, leading_entities), benefit_rank(c), c.number))
+    sources = [c for c in sources if not misread(c)] or sources
     read = sources[:MAX_SOURCE_CHUNKS]
     # "Why was my retro check less than expected? I'm a military retiree": the source full-text search ranks
     # first (it says "retired pay") may sit below the best few in meaning; it is read too.
