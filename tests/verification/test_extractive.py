@@ -1350,3 +1350,19 @@ def test_a_hearing_before_the_board_reads_no_page_on_hearing_loss():
 
     assert answer("do i have to travel to washington for my BVA hearing").startswith("You can have a virtual hearing")
     assert "impaired hearing" in answer("do i have to travel to washington for my hearing loss exam")
+
+
+def test_a_rating_question_borrows_no_table_from_a_page_for_survivors():
+    # "What rating do I need to get extra money for dependents": DIC's table for a surviving spouse led.
+    units = {1: [("Veterans rated 30% or more get extra compensation for dependents.", QUESTION_VECTOR)],
+             2: [("DIC monthly amounts for a surviving spouse:", OFF), ("Basic monthly rate — $1,699.36", OFF),
+                 ("Each child under 18 add-on — $421.00", OFF)]}
+    chunks = [replace(chunk(1, 1, 0.6), title="Extra compensation for dependents"),
+              replace(chunk(2, 2, 0.46), title="DIC rates: how much DIC pays a surviving spouse")]
+
+    def answer(question: str) -> str:
+        return extractive_generate(question=question, question_vector=QUESTION_VECTOR, chunks=chunks, units=units,
+                                   chunk_types={2: "rating_table"}).text
+
+    assert "$1,699.36" not in answer("what rating do i need to get extra money for dependents")
+    assert "$1,699.36" in answer("my husband died, what rating amounts do i get for dependents")

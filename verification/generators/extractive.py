@@ -586,9 +586,10 @@ def extractive_generate(
         chosen = _with_list_items(chosen, [u for _, u in primary])
         # A rating question whose best source explains without the table ("diagnosis of CFS") gets the
         # table of the next best source that has one: the levels are what was asked.
-        # Not another's table, nor the table of a condition named as the cause ("neuropathy from diabetes").
+        # Not another's table, nor the table of a condition named as the cause ("neuropathy from diabetes"),
+        # nor one for another's case ("what rating do I need for extra money for dependents": not DIC's).
         about = [n for n in by_chunk if (not asked_entities or _about(chunk_of[n], asked_entities))
-                 and not (causes and _about(chunk_of[n], causes))]
+                 and not (causes and _about(chunk_of[n], causes)) and not others_case(chunk_of[n])]
         table = _borrowed_table(levels_text, {n: by_chunk[n] for n in about}, chunk_of, chunk_types,
                                 besides=best_unit.chunk_number, levels=levels)
         if table and _HIGHEST_RE.search(question):
