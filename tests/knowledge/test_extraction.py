@@ -590,6 +590,8 @@ def test_topics_accept_lists_from_the_database():
         # Named already, BDD is what is asked about ("pregnant, can I still do it": who cannot use it).
         ("im pregnant and getting out in 5 months, can I still do the BDD program",
          "im pregnant and getting out in 5 months, can I still do the BDD program"),
+        ("do i need a current diagnosis to file a va claim", "do i need a current diagnosis to file a va claim three "
+         "elements of service connection diagnosis in-service event nexus"),
         ("whats the effective date for a first time disability claim", "whats the effective date for a first time "
          "disability claim effective date general rule 3.400 original claim"),
         ("my doctor wrote my sleep apnea could possibly be related to service", "my doctor wrote my sleep apnea "

@@ -1366,3 +1366,13 @@ def test_a_rating_question_borrows_no_table_from_a_page_for_survivors():
 
     assert "$1,699.36" not in answer("what rating do i need to get extra money for dependents")
     assert "$1,699.36" in answer("my husband died, what rating amounts do i get for dependents")
+
+
+def test_the_things_a_sentence_announces_come_whole_and_as_a_list():
+    # "Do I need a current diagnosis": the first of the three elements scored lowest and was left out.
+    units = {1: [("VA needs evidence of three things.", QUESTION_VECTOR),
+                 ("First, a current disability: shown by medical evidence.", OFF),
+                 ("Second, an in-service event: an injury during service.", ON_TOPIC),
+                 ("Third, a nexus: a link between the two.", ON_TOPIC)]}
+    text = generate("do i need a current diagnosis to file", units, {1: 0.7}).text
+    assert "things [1].\n- First, a current disability" in text and "\n- Second" in text and "\n- Third" in text, text

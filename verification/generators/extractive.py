@@ -219,7 +219,8 @@ W_TITLE_PHRASE = 0.1
 # items after it, each a short label and a colon ("Self-Employment: support for starting a business").
 _LIST_ANNOUNCED_RE = re.compile(
     r"\b(?:two|three|four|five|six|seven|eight|nine|ten|\d+)\s+(?:\w+\s+)?(?:tracks|options|ways|types|steps|"
-    r"lanes|categories|groups|kinds|parts|tiers|programs|choices|paths|dockets)\b[^.!?]*[.:]?$", re.IGNORECASE)
+    r"lanes|categories|groups|kinds|parts|tiers|programs|choices|paths|dockets|things|elements|requirements|"
+    r"criteria)\b[^.!?]*[.:]?$", re.IGNORECASE)
 _LIST_ITEM_RE = re.compile(r"^\s*(?:[-•*]\s*)?[A-Z][^:.!?\n]{1,60}:\s+\S")
 _WORD_RE = re.compile(r"[a-z0-9]+(?:['’-][a-z0-9]+)*")
 # "I'm rated 10 percent, can I get voc rehab": the asker's own rating is context, not a level asked about, and
