@@ -229,6 +229,12 @@ def test_one_level_of_a_glossary_term_is_answered_from_its_own_page():
     assert result.answer.startswith("SMC-K") and "on top of" in result.answer
 
 
+def test_nexus_alone_is_the_link_not_the_letter():
+    result = answer_question(question="what does nexus mean on a va claim", use_cache=False)
+    assert not result.refused and result.model != "glossary"
+    assert "a link between the current disability and the in-service event" in result.answer
+
+
 def test_unknown_term_is_refused_not_invented():
     result = answer_question(question="What is a Form Q waiver?")
     assert result.refused and result.refusal_reason == "terminology_not_found"
