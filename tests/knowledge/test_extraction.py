@@ -590,6 +590,8 @@ def test_topics_accept_lists_from_the_database():
         # Named already, BDD is what is asked about ("pregnant, can I still do it": who cannot use it).
         ("im pregnant and getting out in 5 months, can I still do the BDD program",
          "im pregnant and getting out in 5 months, can I still do the BDD program"),
+        ("BVA denied me on june 3, last day to appeal to the court?", "BVA denied me on june 3, last day to appeal to "
+         "the court? Court of Appeals for Veterans Claims"),
         ("do i need a current diagnosis to file a va claim", "do i need a current diagnosis to file a va claim three "
          "elements of service connection diagnosis in-service event nexus"),
         ("whats the effective date for a first time disability claim", "whats the effective date for a first time "
