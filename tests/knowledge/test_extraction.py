@@ -590,6 +590,10 @@ def test_topics_accept_lists_from_the_database():
         # Named already, BDD is what is asked about ("pregnant, can I still do it": who cannot use it).
         ("im pregnant and getting out in 5 months, can I still do the BDD program",
          "im pregnant and getting out in 5 months, can I still do the BDD program"),
+        ("got my HLR denied, can i just file another HLR?", "got my HLR denied, can i just file another HLR? who can "
+         "request a Higher-Level Review not available for a Higher-Level Review decision Higher-Level Review"),
+        ("can i file another 10182 on the same issue", "can i file another 10182 on the same issue options after a Board "
+         "decision"),
         ("BVA denied me on june 3, last day to appeal to the court?", "BVA denied me on june 3, last day to appeal to "
          "the court? Court of Appeals for Veterans Claims"),
         ("do i need a current diagnosis to file a va claim", "do i need a current diagnosis to file a va claim three "

@@ -72,6 +72,9 @@ def test_a_condition_without_a_table_here_is_refused_not_answered_from_another(q
         ("the VA surgeon nicked a nerve during my operation and now my hand doesnt work right. what form do i file",
          "1151", "1151"),
         ("can my wife write a letter about my nightmares and how I act at home for my claim", "21-10210", "10210"),
+        ("got my HLR denied, can i just file another HLR?", "not available for a decision that was itself a Higher-Level "
+         "Review", "hlr-eligibility"),
+        ("BVA denied me on june 3. whats the last day to appeal to the court?", "120 days", "cavc"),
     ],
 )
 def test_a_claim_in_a_veterans_words_finds_the_page_that_names_it(question, fact, source):
