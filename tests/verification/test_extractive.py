@@ -1376,3 +1376,13 @@ def test_the_things_a_sentence_announces_come_whole_and_as_a_list():
                  ("Third, a nexus: a link between the two.", ON_TOPIC)]}
     text = generate("do i need a current diagnosis to file", units, {1: 0.7}).text
     assert "things [1].\n- First, a current disability" in text and "\n- Second" in text and "\n- Third" in text, text
+
+
+def test_another_source_gives_up_to_two_of_its_sentences():
+    # "What should my buddy put in his statement": the buddy statement page's second sentence held "signed".
+    units = {1: [("A buddy statement describes what the writer saw.", LEAD)],
+             2: [("A buddy statement goes on VA Form 21-10210.", vec(1, 0, 0, 0.5)),
+                 ("Your buddy must sign and date the statement.", vec(1, 0, 0, -0.5)),
+                 ("Copies can be sent online.", vec(1, 0.5, 0, 0))]}
+    text = generate("what should my buddy put in his statement", units, {1: 0.7, 2: 0.69}).text
+    assert "21-10210 [2]" in text and "sign and date" in text and "sent online" not in text, text

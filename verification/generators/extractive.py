@@ -28,14 +28,16 @@ MAX_TABLE_ROWS = 8
 SHORT_TABLE_ROWS, SHORT_TABLE_CHARS, TABLE_NOTES = 2, 500, 2
 MAX_CHARS = 1100
 # The leading source gives up to PRIMARY_UNITS sentences scoring at least PRIMARY_FLOOR of the best; up to
-# EXTRA_SOURCES other sources add their best sentence when it scores at least EXTRA_FLOOR of the best and
-# is not a near-copy (cosine above REDUNDANT_ABOVE) of one already chosen. Tuned on the golden set
-# (PRIMARY_UNITS 4, 5, 6 answered 511, 512, 512 of 529 fully; 5 keeps answers shorter).
+# EXTRA_SOURCES other sources add their best sentences (up to EXTRA_UNITS each) when they score at least
+# EXTRA_FLOOR of the best and are not a near-copy (cosine above REDUNDANT_ABOVE) of one already chosen.
+# Tuned on the golden set (PRIMARY_UNITS 4, 5, 6 answered 511, 512, 512 of 529 fully; 5 keeps answers shorter).
 PRIMARY_UNITS = 5
 # When the rating table comes from another source, the leading source keeps this many sentences beside it.
 TABLE_BESIDE_UNITS = 2
 PRIMARY_FLOOR = 0.6
 EXTRA_SOURCES = 2
+# (EXTRA_UNITS 1, 2, 3 answered 522, 525, 526 of 539 fully; 2 keeps answers shorter.)
+EXTRA_UNITS = 2
 EXTRA_FLOOR = 0.75
 REDUNDANT_ABOVE = 0.9
 # Weights of the unit score: meaning first, then the question's own words, codes and forms, how well the
@@ -611,6 +613,7 @@ def extractive_generate(
     others = sorted(((s, u) for n, scored in by_chunk.items() if n != best_unit.chunk_number for s, u in scored),
                     key=lambda c: -c[0])
     used_chunks = {best_unit.chunk_number}
+    given: dict[int, int] = {}  # sentences each other source has given
     lead_code = chunk_of[leading].diagnostic_code
     on_benefit = _on_benefit(chunk_of[leading], benefits)
     lead_programs = frozenset() if comparing else _title_benefits(chunk_of[leading].title)
@@ -619,7 +622,8 @@ def extractive_generate(
     for score, unit in others:
         if len(used_chunks) > EXTRA_SOURCES or score < EXTRA_FLOOR * floor_base:
             break
-        if unit.chunk_number in used_chunks or total + len(unit.text) > MAX_CHARS:
+        if unit.chunk_number == best_unit.chunk_number or given.get(unit.chunk_number, 0) >= EXTRA_UNITS \
+                or total + len(unit.text) > MAX_CHARS:
             continue
         if _ROW_RE.match(unit.text) or _NUMBERED_STEP_RE.match(unit.text):
             continue  # a level torn from its table ("60% — fixed in flexion") or a step from its list would read as
@@ -652,6 +656,7 @@ def extractive_generate(
             continue  # overlapping chunks repeat paragraphs: say each thing once
         chosen.append(unit)
         used_chunks.add(unit.chunk_number)
+        given[unit.chunk_number] = given.get(unit.chunk_number, 0) + 1
         total += len(unit.text)
 
     order = {n: i for i, n in enumerate(dict.fromkeys([leading, *[u.chunk_number for u in chosen]]))}
