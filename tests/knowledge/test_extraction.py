@@ -590,6 +590,9 @@ def test_topics_accept_lists_from_the_database():
         # Named already, BDD is what is asked about ("pregnant, can I still do it": who cannot use it).
         ("im pregnant and getting out in 5 months, can I still do the BDD program",
          "im pregnant and getting out in 5 months, can I still do the BDD program"),
+        ("my effective date is march 10 when do payments begin", "my effective date is march 10 when do payments begin "
+         "payments start the first day of the month after the effective date"),
+        ("when do my gi bill payments start", "when do my gi bill payments start"),
         ("got my HLR denied, can i just file another HLR?", "got my HLR denied, can i just file another HLR? who can "
          "request a Higher-Level Review not available for a Higher-Level Review decision Higher-Level Review"),
         ("can i file another 10182 on the same issue", "can i file another 10182 on the same issue options after a Board "
