@@ -77,6 +77,15 @@ def test_each_benefit_topic_is_covered(records, topic, marker):
     assert any(marker.lower() in f"{r.title}\n{r.content}".lower() for r in records), topic
 
 
+def test_burial_amounts_from_a_past_year_say_when_they_stopped_applying(records):
+    # "Non-service-connected burial allowance 2025" was told $300 and $796, the figures for deaths from
+    # October 1, 2019, as if they still applied.
+    amounts = next(r for r in records if r.entry_id == "burial-allowance-amounts")
+    for line in amounts.content.splitlines():
+        if "Non-service-connected" in line and "$" in line:
+            assert "to September 30, 2020" in line, line
+
+
 def test_dollar_amounts_say_when_they_apply(records):
     undated = [r.entry_id for r in records if DOLLAR_RE.search(r.content) and not PERIOD_RE.search(r.content)]
     assert undated == []
