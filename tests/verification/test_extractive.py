@@ -1386,3 +1386,18 @@ def test_another_source_gives_up_to_two_of_its_sentences():
                  ("Copies can be sent online.", vec(1, 0.5, 0, 0))]}
     text = generate("what should my buddy put in his statement", units, {1: 0.7, 2: 0.69}).text
     assert "21-10210 [2]" in text and "sign and date" in text and "sent online" not in text, text
+
+
+def test_a_question_on_va_health_care_is_not_led_by_another_programs_time_limit():
+    # "How long after getting out do combat vets get free VA health care": VR&E's "ends 12 years from" led.
+    units = {1: [("Combat veterans have enhanced eligibility for a set period after discharge.", ON_TOPIC)],
+             2: [("Your basic period of eligibility ends 12 years from separation.", QUESTION_VECTOR)],
+             3: [("Copays depend on your priority group.", OFF)], 4: [("Enroll online or by phone.", OFF)]}
+    chunks = [benefit_page(1, "Enhanced eligibility for combat veterans", 0.76, "va_health_care"),
+              benefit_page(2, "VR&E 12-year basic period", 0.75, "vre"),
+              benefit_page(3, "VA health care copays", 0.6, "va_health_care"),
+              benefit_page(4, "How to enroll in VA health care", 0.59, "va_health_care")]
+    text = extractive_generate(question="how long after getting out do combat vets get va health care",
+                               question_vector=QUESTION_VECTOR, chunks=chunks, units=units,
+                               benefits=frozenset({"va_health_care"})).text
+    assert "12 years" not in text and text.startswith("Combat veterans have enhanced eligibility"), text

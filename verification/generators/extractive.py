@@ -58,6 +58,9 @@ BROAD_BENEFITS = frozenset({"disability_compensation", "va_health_care"})
 # A rating's status, not a program: beside a program named ("my dad is P&T, can I still use his DEA at 24") it
 # says whose benefit it is, and the program's own pages answer; alone ("I'm P&T, what can my kids get") it leads.
 STATUS_BENEFITS = frozenset({"p_and_t"})
+# Programs with nothing to do with health care: a page only on them never answers a question on VA health care.
+APART_FROM_HEALTH = frozenset({"vre", "gi_bill", "gi_bill_post_911", "gi_bill_montgomery", "dea", "yellow_ribbon",
+                               "home_loan", "burial", "sgli", "vgli", "fsgli", "tsgli", "valife", "sdvi", "vmli"})
 _APPLY_QUESTION_RE = re.compile(
     r"\b(?:(?:how|where) (?:do|can|would|should|does|did) (?:i|we|you|my \w+|he|she|they) (?:\w+ )?"
     r"(?:apply|file|sign up|request|enroll|add|appeal|submit|claim|ask for|report|switch|transfer|convert)|"
@@ -407,8 +410,13 @@ def extractive_generate(
     specific = benefits - BROAD_BENEFITS
     specific = specific - STATUS_BENEFITS or specific
 
+    def apart_from_health(c: SourceChunk) -> bool:
+        # "How long after getting out do combat vets get VA health care": VA health care is named on so many pages
+        # that it sets none aside, but a page only on schooling, loans or VR&E is not on it ("ends 12 years from").
+        return not specific and "va_health_care" in benefits and bool(c.benefits) and c.benefits <= APART_FROM_HEALTH
+
     def benefit_rank(c: SourceChunk) -> int:
-        if _other_benefits_only(c, specific) or _titled_for_another(c, specific):
+        if _other_benefits_only(c, specific) or _titled_for_another(c, specific) or apart_from_health(c):
             return 2
         if len(specific) > 1 and _on_every(c, specific):
             return -1  # "Can I use voc rehab and the GI Bill": the page on both answers before a page on one
