@@ -21,15 +21,16 @@ def test_after_the_warm_up_an_answer_derives_nothing_new_about_its_chunks():
     assert answer_caches_warm() == Chunk.objects.count()
     facts, words = numbers._text_facts.cache_info(), citations.source_words.cache_info()
     codes = extractive._codes_in.cache_info()
-    titles = (extractive._title_benefits.cache_info(), extractive._title_phrases.cache_info())
+    titles = (extractive._title_benefits.cache_info(), extractive._title_phrases.cache_info(),
+              extractive._title_pairs.cache_info())
     result = answer_question(question="What is the VA rating for tinnitus?", use_cache=False)
     assert not result.refused and "6260" in result.answer
     # Every chunk the answer read was met before: its facts and words came from the caches.
     assert numbers._text_facts.cache_info().misses == facts.misses
     assert citations.source_words.cache_info().misses == words.misses
     assert extractive._codes_in.cache_info().misses == codes.misses
-    assert (extractive._title_benefits.cache_info().misses, extractive._title_phrases.cache_info().misses) == (
-        titles[0].misses, titles[1].misses)
+    assert (extractive._title_benefits.cache_info().misses, extractive._title_phrases.cache_info().misses,
+            extractive._title_pairs.cache_info().misses) == (titles[0].misses, titles[1].misses, titles[2].misses)
     assert numbers._text_facts.cache_info().hits > facts.hits
 
 
@@ -38,7 +39,7 @@ def test_without_the_warm_up_the_first_answer_derives_its_chunks_facts():
     answer_caches_clear()
     # Every chunk cache is empty, as in a fresh worker: the benchmark's first pass after warm-up starts there.
     assert {cached.cache_info().currsize for cached in (numbers._text_facts, citations.source_words,
-            extractive._codes_in, extractive._title_benefits, extractive._title_phrases)} == {0}
+            extractive._codes_in, extractive._title_benefits, extractive._title_phrases, extractive._title_pairs)} == {0}
     answer_question(question="What is the VA rating for tinnitus?", use_cache=False)
     assert numbers._text_facts.cache_info().misses > 0
 

@@ -793,12 +793,14 @@ def _codes_in(text: str) -> frozenset[str]:
 
 
 def chunk_texts_warm(*, title: str, content: str, unit_texts: Sequence[str]) -> None:
-    """Derive and cache what answering reads of a chunk: the codes and forms it names, its title's words, and
-    each sentence's codes, words and table levels (verification.warmup)."""
+    """Derive and cache what answering reads of a chunk: the codes and forms it names, its title's words and
+    word pairs, its words, and each sentence's codes, words and table levels (verification.warmup)."""
     _codes_in(f"{title}\n{content}")
     _codes_in(title)
     _title_benefits(title)
     _title_phrases(title)
+    _title_pairs(title)
+    source_words(title, content)
     content_words(title)
     for text in unit_texts:
         _codes_in(text)
@@ -808,7 +810,7 @@ def chunk_texts_warm(*, title: str, content: str, unit_texts: Sequence[str]) -> 
 
 def chunk_texts_clear() -> None:
     """Empty what ``chunk_texts_warm`` fills, as in a fresh worker (benchmarks and tests)."""
-    for cached in (_codes_in, _row_levels, _title_benefits, _title_phrases):
+    for cached in (_codes_in, _row_levels, _title_benefits, _title_phrases, _title_pairs, source_words):
         cached.cache_clear()
 
 
