@@ -126,7 +126,9 @@ class CombinedQuestion:
 # Words that ask to combine ratings.
 _COMBINE_RE = re.compile(
     r"\b(?:combin\w*|va math|add(?:s|ed|ing)? up|adds?|added|plus|make|makes|total|overall|together|"
-    r"whole[- ]person|calculat\w*|bilateral|(?:do|does|will|would) (?:i|that|it|this|they) (?:hit|reach|get (?:me )?to))\b"
+    r"whole[- ]person|calculat\w*|bilateral|(?:do|does|will|would) (?:i|that|it|this|they) (?:hit|reach|get (?:me )?to)|"
+    # "I have 50 and 30, why isn't that 80", "why is my 50 and 30 only 70": a total the asker questions.
+    r"why (?:isn'?t|is not|aren'?t|are not|is|are)\b[^.?!]*?\b(?:\d{1,3}|only)|(?:isn'?t|is not|aren'?t) (?:that|it|this|they))\b"
     # "three 50 percent ratings = ?"
     r"|=\s*\??\s*$",
     re.IGNORECASE,
@@ -139,10 +141,13 @@ _RATING_RE = re.compile(
 # "50, 20 and 10, VA says 60 combined; do I qualify for unemployability?": the ratings are the story, TDIU's
 # rules (which read the combined figure and the highest rating) are what is asked.
 _OTHER_QUESTION_RE = re.compile(r"\b(?:unemployab\w*|tdiu|individual unemployability)\b", re.IGNORECASE)
-# "not 100%", "make 80", "is only 30%", "does that make me 20 percent", "will I get 70": the total the asker
-# expected, not a rating.
-_BELIEF_BEFORE_RE = re.compile(r"\b(?:not|make|makes|equal|equals|be|only|is that|get|gives?|to|hit|reach|put)\s+"
-                               r"(?:(?:me|it|us|him|her|my|a|the)\s+)?(?:(?:combined|total|rating)\s+)?(?:at\s+)?$",
+# "not 100%", "make 80", "is only 30%", "does that make me 20 percent", "will I get 70", "isn't that 80", "why
+# is my rating 70": the total the asker expected or was given, not a rating.
+_BELIEF_BEFORE_RE = re.compile(r"\b(?:not|make|makes|equal|equals|be|only|is that|isn'?t that|isn'?t it|get|gives?|to|hit|"
+                               r"reach|put)\s+"
+                               r"(?:(?:me|it|us|him|her|my|a|the)\s+)?(?:(?:combined|total|rating)\s+)?(?:at\s+)?$"
+                               r"|\bwhy(?: is|'s| was) (?:my |the )?(?:combined |total |overall |va )?"
+                               r"(?:combined|rating) (?:only )?$",
                                re.IGNORECASE)
 # "VA says I'm 60 combined", "VA says my combined is 80": a combined figure someone stated, not a rating to
 # combine (counted as one, "70, 20, 10, 10, VA says 80" made 100%). "My combined is 70 and I just got 30"

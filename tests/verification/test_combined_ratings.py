@@ -91,6 +91,15 @@ def test_a_combined_figure_someone_stated_is_not_a_rating_to_combine():
                                    ).ratings == (70, 30)
 
 
+@pytest.mark.parametrize(("text", "believed"), [("i have 50 and 30, why isnt that 80", 80),
+                                              ("why is my 50 and 30 only 70", 70),
+                                              ("why is my rating 70 when i have 50 and 30", 70)])
+def test_a_total_the_asker_questions_is_their_belief_and_the_ratings_are_combined(text, believed):
+    from verification.combined_ratings import combined_question_parse
+    asked = combined_question_parse(text=text)
+    assert asked is not None and asked.ratings == (50, 30) and asked.believed == believed
+
+
 def test_respiratory_ratings_that_38_cfr_4_96_keeps_apart_are_not_a_calculation():
     # One rating for the main condition, raised a level; the calculator would say 65%, rounded to 70%.
     from verification.combined_ratings import combined_question_parse
