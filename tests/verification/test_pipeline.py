@@ -75,6 +75,8 @@ def test_a_condition_without_a_table_here_is_refused_not_answered_from_another(q
         ("got my HLR denied, can i just file another HLR?", "not available for a decision that was itself a Higher-Level "
          "Review", "hlr-eligibility"),
         ("BVA denied me on june 3. whats the last day to appeal to the court?", "120 days", "cavc"),
+        ("my husband died of a cancer from agent orange, what can i get as his widow", "Dependency and Indemnity "
+         "Compensation", "pres-ao-survivors"),
     ],
 )
 def test_a_claim_in_a_veterans_words_finds_the_page_that_names_it(question, fact, source):
