@@ -49,6 +49,12 @@ def generate(question: str, units: dict, scores: dict[int, float], types: dict[i
                                chunk_types=types or {})
 
 
+def answer_from(question: str, chunks: list[SourceChunk], units: dict, **options) -> str:
+    """The answer text to ``question`` from hand-made chunks (titles, codes, benefits set by the test)."""
+    return extractive_generate(question=question, question_vector=QUESTION_VECTOR, chunks=chunks, units=units,
+                               **options).text
+
+
 def test_every_line_is_a_cited_source_sentence():
     result = generate("what is needed for a CFS diagnosis", {1: DIAGNOSIS, 2: TABLE}, {1: 0.7, 2: 0.6})
     sentences = [text for text, _ in DIAGNOSIS + TABLE]
@@ -1237,12 +1243,10 @@ def test_a_question_naming_no_condition_borrows_nothing_from_a_conditions_page()
     units = {1: [("You can have a virtual hearing from a location of your choice.", QUESTION_VECTOR)],
              2: [("The exam must be done by a licensed audiologist without hearing aids.", vec(1, 0, 0, 0.5))]}
     chunks = [chunk(1, 1, 0.7), replace(chunk(2, 2, 0.6), diagnostic_code="6100")]
-    text = extractive_generate(question="can i do my board hearing from home", question_vector=QUESTION_VECTOR,
-                               chunks=chunks, units=units).text
+    text = answer_from("can i do my board hearing from home", chunks, units)
     assert "virtual hearing" in text and "audiologist" not in text
     plain = [chunk(1, 1, 0.7), chunk(2, 2, 0.6)]
-    assert "audiologist" in extractive_generate(question="can i do my board hearing from home",
-                                                question_vector=QUESTION_VECTOR, chunks=plain, units=units).text
+    assert "audiologist" in answer_from("can i do my board hearing from home", plain, units)
 
 
 def test_the_rule_answers_before_a_worked_example_of_it():
@@ -1282,13 +1286,9 @@ def test_a_survivors_page_lends_nothing_to_a_veterans_own_question():
     units = {1: [("A veteran under 65 qualifies with a permanent and total disability.", QUESTION_VECTOR)],
              2: [("A surviving spouse qualifies if married to the veteran for at least 1 year.", vec(1, 0, 0, 0.5))]}
     chunks = [chunk(1, 1, 0.7), replace(chunk(2, 2, 0.6), title="Survivors Pension: who qualifies")]
-
-    def answer(question: str) -> str:
-        return extractive_generate(question=question, question_vector=QUESTION_VECTOR, chunks=chunks, units=units).text
-
-    assert "surviving spouse" not in answer("i'm 58 not 65, can i still get the pension")
-    assert "surviving spouse" in answer("my husband died at 58, can i still get the pension")
-    assert "surviving spouse" in answer("is the DIC or the pension better at 58")
+    assert "surviving spouse" not in answer_from("i'm 58 not 65, can i still get the pension", chunks, units)
+    assert "surviving spouse" in answer_from("my husband died at 58, can i still get the pension", chunks, units)
+    assert "surviving spouse" in answer_from("is the DIC or the pension better at 58", chunks, units)
 
 
 def test_a_rules_source_far_below_the_best_is_not_read_for_a_can_i_get_question():
@@ -1316,18 +1316,17 @@ def test_a_source_titled_with_a_two_word_name_the_question_writes_is_read_and_le
     chunks = [replace(chunk(n, n, score), title=title) for n, score, title in [
         (1, 0.56, "Intent to file: protecting your effective date"), (2, 0.54, "When an intent to file expires"),
         (3, 0.53, "Intent to file: definition"), (4, 0.50, "Keeping your effective date (continuous pursuit)")]]
-
-    def answer(question: str) -> str:
-        return extractive_generate(question=question, question_vector=QUESTION_VECTOR, chunks=chunks, units=units).text
-
-    assert answer("what is continuous pursuit and how does it protect my effective date").startswith("You keep the original")
+    asked = answer_from("what is continuous pursuit and how does it protect my effective date", chunks, units)
+    assert asked.startswith("You keep the original")
     # Words split by punctuation are no name: "pursuit, continuous" reads as two.
-    assert "You keep the original" not in answer("what protects my effective date, pursuit, continuous filing")
+    split = answer_from("what protects my effective date, pursuit, continuous filing", chunks, units)
+    assert "You keep the original" not in split
     # A pair whose words the sources read hold already is no new name: "I filed on the intent docket, can I
     # switch" is answered by the pages read, not by the one titled "intent docket".
     chunks[3] = replace(chunks[3], title="Intent docket rules")
     chunks[2] = replace(chunks[2], content="Submit an intent to file on any docket by phone.")
-    assert "You keep the original" not in answer("i filed on the intent docket, can i switch to protect my effective date")
+    held = answer_from("i filed on the intent docket, can i switch to protect my effective date", chunks, units)
+    assert "You keep the original" not in held
 
 
 def test_the_leading_source_gives_up_to_five_of_its_sentences():
@@ -1344,12 +1343,9 @@ def test_a_hearing_before_the_board_reads_no_page_on_hearing_loss():
              2: [("You can have a virtual hearing from home instead of travelling to Washington.", NEAR)]}
     chunks = [replace(chunk(1, 1, 0.5), title="Hearing loss exams for VA rating", diagnostic_code="6100"),
               replace(chunk(2, 2, 0.41), title="Board Appeal option 3: Hearing docket")]
-
-    def answer(question: str) -> str:
-        return extractive_generate(question=question, question_vector=QUESTION_VECTOR, chunks=chunks, units=units).text
-
-    assert answer("do i have to travel to washington for my BVA hearing").startswith("You can have a virtual hearing")
-    assert "impaired hearing" in answer("do i have to travel to washington for my hearing loss exam")
+    board = answer_from("do i have to travel to washington for my BVA hearing", chunks, units)
+    assert board.startswith("You can have a virtual hearing")
+    assert "impaired hearing" in answer_from("do i have to travel to washington for my hearing loss exam", chunks, units)
 
 
 def test_a_rating_question_borrows_no_table_from_a_page_for_survivors():
@@ -1359,13 +1355,11 @@ def test_a_rating_question_borrows_no_table_from_a_page_for_survivors():
                  ("Each child under 18 add-on — $421.00", OFF)]}
     chunks = [replace(chunk(1, 1, 0.6), title="Extra compensation for dependents"),
               replace(chunk(2, 2, 0.46), title="DIC rates: how much DIC pays a surviving spouse")]
-
-    def answer(question: str) -> str:
-        return extractive_generate(question=question, question_vector=QUESTION_VECTOR, chunks=chunks, units=units,
-                                   chunk_types={2: "rating_table"}).text
-
-    assert "$1,699.36" not in answer("what rating do i need to get extra money for dependents")
-    assert "$1,699.36" in answer("my husband died, what rating amounts do i get for dependents")
+    types = {2: "rating_table"}
+    assert "$1,699.36" not in answer_from("what rating do i need to get extra money for dependents", chunks, units,
+                                          chunk_types=types)
+    assert "$1,699.36" in answer_from("my husband died, what rating amounts do i get for dependents", chunks, units,
+                                      chunk_types=types)
 
 
 def test_the_things_a_sentence_announces_come_whole_and_as_a_list():
@@ -1397,7 +1391,6 @@ def test_a_question_on_va_health_care_is_not_led_by_another_programs_time_limit(
               benefit_page(2, "VR&E 12-year basic period", 0.75, "vre"),
               benefit_page(3, "VA health care copays", 0.6, "va_health_care"),
               benefit_page(4, "How to enroll in VA health care", 0.59, "va_health_care")]
-    text = extractive_generate(question="how long after getting out do combat vets get va health care",
-                               question_vector=QUESTION_VECTOR, chunks=chunks, units=units,
-                               benefits=frozenset({"va_health_care"})).text
+    text = answer_from("how long after getting out do combat vets get va health care", chunks, units,
+                       benefits=frozenset({"va_health_care"}))
     assert "12 years" not in text and text.startswith("Combat veterans have enhanced eligibility"), text
