@@ -23,8 +23,11 @@ LEXICAL_COMPANION_RANKS = 3
 LEXICAL_COMPANION_MARGIN = 0.08
 # The chunk the graph ranks first among those linked to a code or form the question names is kept whatever its
 # score: "what is form 22-0803" is a bare number to the embedding model (the test-fee page that names the form
-# scores 0.04), so without it the pages on other forms answered. It alone does not make a question answerable.
+# scores 0.04), so without it the pages on other forms answered.
 ENTITY_COMPANION_RANKS = 1
+# When nothing else is kept, the graph's first ENTITY_ALONE_RANKS chunks for the codes and forms named answer, weakly:
+# "whats the difference between 20-0995 and 20-0996" is two bare numbers to the embedding model (best 0.15).
+ENTITY_ALONE_RANKS = 2
 
 
 def relevance_filter(
@@ -54,7 +57,9 @@ def relevance_filter(
         )
 
     chosen = [chunk for chunk in ranked if relevant(chunk)][:top_k]
-    if chosen:
+    if not chosen:
+        chosen = [chunk for chunk in ranked if 0 < chunk.entity_rank <= ENTITY_ALONE_RANKS][:top_k]
+    else:
         named = [chunk for chunk in ranked if 0 < chunk.entity_rank <= ENTITY_COMPANION_RANKS and chunk not in chosen]
         chosen = (chosen + named)[:top_k] if len(chosen) < top_k else chosen[:top_k - len(named)] + named
     kept = tuple(replace(chunk, number=number) for number, chunk in enumerate(chosen, start=1))
