@@ -164,6 +164,10 @@ _FORM_PREFIXED_RE = re.compile(
     r"(?P<body>\d{2}[A-Z]?-\d{1,5}[A-Z]{0,4}(?:-\d{1,2})?|\d{4,5})(?![\w-])" + _NOT_PERCENT,
     re.IGNORECASE,
 )
+# The forms veterans name by their number alone ("mail a paper 526ez", "0995 or 0996"): each is that form only
+# (a bare 10182 is left to "Form 10182").
+_FORM_SHORT = {"526EZ": "21-526EZ", "0995": "20-0995", "0996": "20-0996", "0781": "21-0781"}
+_FORM_SHORT_RE = re.compile(r"(?<![\w$.,-])(?P<body>526\s?-?\s?ez|0995|0996|0781)(?![\w-])", re.IGNORECASE)
 _FORM_DD_RE = re.compile(r"\bDD\s*[-\u2010]?\s*(?:form\s*)?(?P<body>\d{3,4})(?![\w-])", re.IGNORECASE)
 _FORM_SF_RE = re.compile(r"\b(?:SF|standard\s+form)\s*[-\u2010]?\s*(?P<body>\d{2,4})(?![\w-])", re.IGNORECASE)
 
@@ -176,6 +180,9 @@ def va_forms_match(text: str) -> list[PatternMatch]:
         found.append(PatternMatch(value=m.group("body").upper(), text=m.group(), start=m.start(), end=m.end()))
     for m in _FORM_BARE_RE.finditer(text):
         found.append(PatternMatch(value=m.group().upper(), text=m.group(), start=m.start(), end=m.end()))
+    for m in _FORM_SHORT_RE.finditer(text):
+        value = _FORM_SHORT[re.sub(r"[\s-]", "", m.group("body")).upper()]
+        found.append(PatternMatch(value=value, text=m.group(), start=m.start(), end=m.end()))
     for regex, series in ((_FORM_DD_RE, "DD"), (_FORM_SF_RE, "SF")):
         for m in regex.finditer(text):
             value = f"{series}-{m.group('body')}"

@@ -119,6 +119,11 @@ def test_four_digit_numbers_skip_parts_of_other_numbers(text):
         ("SF 180", ["SF-180"]),
         ("Standard Form 180", ["SF-180"]),
         ("VA Form 21-526EZ, then 21-526EZ again", ["21-526EZ"]),
+        # Named by the number alone, as veterans do.
+        ("where do i mail a paper 526ez", ["21-526EZ"]),
+        ("the 526 EZ", ["21-526EZ"]),
+        ("the 0995 or the 0996", ["20-0995", "20-0996"]),
+        ("my 0781 statement", ["21-0781"]),
     ],
 )
 def test_va_forms_found(text, expected):
@@ -140,6 +145,7 @@ def test_va_forms_found(text, expected):
         "ages 21-22",
         "10182",  # the Board form only after "Form"
         "Form 1040",  # the IRS's
+        "$0995 or 1.0996",  # money and decimals are not forms
         "within 10-20 days",
         "DC 5010-5237",
         "",
