@@ -704,6 +704,11 @@ def test_topics_accept_lists_from_the_database():
         ("my knee scars are painful", "my knee scars are painful painful or unstable scars"),
         ("my scar is ugly", "my scar is ugly"),
         ("dizzy spells and i stagger", "dizzy spells and i stagger peripheral vestibular disorder dizziness staggering"),
+        ("can side effects from my ptsd meds be claimed",
+         "can side effects from my ptsd meds be claimed side effects of medication secondary"),
+        ("the pills for my back wrecked my stomach",
+         "the pills for my back wrecked my stomach side effects of medication secondary"),
+        ("what are the side effects of zoloft", "what are the side effects of zoloft"),
     ],
 )
 def test_lay_terms_expand_adds_the_schedules_word(text, expanded):

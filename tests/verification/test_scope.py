@@ -298,6 +298,7 @@ IN_SCOPE_QUESTIONS = [
 
 
 OUTSIDE_BENEFITS_QUESTIONS = [
+    "does costco give a veterans discount",
     "does the va loan cover a boat",
     "can i use my gi bill to buy a motorcycle",
     "what's the best truck to buy with my va loan money",
@@ -391,6 +392,10 @@ OUTSIDE_BENEFITS_QUESTIONS = [
 ]
 NEAR_DOMAIN_IN_SCOPE = [
     "does the GI bill pay BAH while im in school",
+    # A shop's hearing clinic is evidence for a claim; a medicine's side effects claimed are secondary service
+    # connection.
+    "can i use my costco hearing test for my va hearing loss claim or do they need a special test",
+    "can side effects from my ptsd meds be claimed",
     "can my ex wife get part of my va disability check? we have 2 kids together",
     "what's the difference between the army and navy for GI Bill",
     "How does divorce affect my VA disability?",
