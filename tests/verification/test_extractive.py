@@ -1394,3 +1394,13 @@ def test_a_question_on_va_health_care_is_not_led_by_another_programs_time_limit(
     text = answer_from("how long after getting out do combat vets get va health care", chunks, units,
                        benefits=frozenset({"va_health_care"}))
     assert "12 years" not in text and text.startswith("Combat veterans have enhanced eligibility"), text
+
+
+def test_a_sources_own_yes_is_dropped_and_the_sentence_still_starts_with_a_capital():
+    # "Can side effects from my PTSD meds be claimed": the page's "Yes, a condition caused ..." answers its own
+    # question, which may be put the other way round; what follows it stands alone and reads as a sentence.
+    units = {1: [("Yes, a condition caused by treatment for a service-connected disability can qualify.",
+                  QUESTION_VECTOR)]}
+    text = generate("can side effects from my meds be claimed", units, {1: 0.7}).text
+    assert text.startswith("A condition caused by treatment"), text
+    assert "Yes" not in text

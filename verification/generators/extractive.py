@@ -303,7 +303,7 @@ RESTATES_NEW_WORDS = 2
 # A source's own question ("Can I get 10 percent for each ear?") and its bare "Yes." or "No." answer that
 # question, not the asker's, which may be put the other way round; the explanation after them is served.
 _NOT_AN_ANSWER_RE = re.compile(r"^\s*(?:[^\n]*\?\s*|(?:yes|no)[.!]?\s*)$", re.IGNORECASE)
-_LEADING_YES_NO_RE = re.compile(r"^(?:yes|no)[.!,]\s+(?=[A-Z])", re.IGNORECASE)
+_LEADING_YES_NO_RE = re.compile(r"^(?:yes|no)[.!,]\s+(?=[a-z])", re.IGNORECASE)
 _COMPARISON_RE = re.compile(r"\b(?:vs\.?|versus|compar\w*|differen\w*|differ|between)\b", re.IGNORECASE)
 
 
@@ -676,7 +676,10 @@ def extractive_generate(
     lines: list[tuple[bool, str]] = []
     quotes: dict[int, list[str]] = {}
     for index, unit in enumerate(chosen):
-        text = _LEADING_YES_NO_RE.sub("", unit.text.strip())
+        text = unit.text.strip()
+        if _LEADING_YES_NO_RE.match(text):  # "Yes, a condition caused by ..." reads "A condition caused by ..."
+            text = _LEADING_YES_NO_RE.sub("", text)
+            text = text[:1].upper() + text[1:]
         following = chosen[index + 1] if index + 1 < len(chosen) else None
         if text.endswith(":") and not (following and following.chunk_number == unit.chunk_number
                                        and (_ROW_RE.match(following.text) or _NUMBERED_STEP_RE.match(following.text))):
