@@ -129,8 +129,8 @@ _COMBINE_RE = re.compile(
     r"whole[- ]person|calculat\w*|bilateral|(?:do|does|will|would) (?:i|that|it|this|they) (?:hit|reach|get (?:me )?to)|"
     # "I have 50 and 30, why isn't that 80", "why is my 50 and 30 only 70": a total the asker questions.
     r"why (?:isn'?t|is not|aren'?t|are not|is|are)\b[^.?!]*?\b(?:\d{1,3}|only)|(?:isn'?t|is not|aren'?t) (?:that|it|this|they))\b"
-    # "three 50 percent ratings = ?"
-    r"|=\s*\??\s*$",
+    # "three 50 percent ratings = ?"; "50 and 50 = 100 right??", "50% and 50%, so thats 100 right": a sum to check.
+    r"|=\s*\??\s*$|\d\s*%?\s*=\s*\d|\b(?:that'?s|thats|that is)\s+\d{1,3}\s*(?:%|percent)?\s*(?:right|correct|yes)?\s*\?*\s*$",
     re.IGNORECASE,
 )
 _RATING_RE = re.compile(
@@ -146,6 +146,7 @@ _OTHER_QUESTION_RE = re.compile(r"\b(?:unemployab\w*|tdiu|individual unemployabi
 _BELIEF_BEFORE_RE = re.compile(r"\b(?:not|make|makes|equal|equals|be|only|is that|isn'?t that|isn'?t it|get|gives?|to|hit|"
                                r"reach|put)\s+"
                                r"(?:(?:me|it|us|him|her|my|a|the)\s+)?(?:(?:combined|total|rating)\s+)?(?:at\s+)?$"
+                               r"|(?:=|\bthat'?s|\bthats|\bthat is)\s*$"
                                r"|\bwhy(?: is|'s| was) (?:my |the )?(?:combined |total |overall |va )?"
                                r"(?:combined|rating) (?:only )?$",
                                re.IGNORECASE)

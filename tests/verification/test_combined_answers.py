@@ -29,6 +29,14 @@ def test_why_ratings_do_not_add_up_says_what_they_make():
     assert "combined rating would be 70%" in result.answer and "not 80." in result.answer
 
 
+def test_a_sum_to_check_is_answered_with_what_the_ratings_make():
+    # "50 and 50 = 100 right??": a sum the asker wants checked, answered "an 80%".
+    result = ask("50 and 50 = 100 right??")
+    assert result.routing_reason == "combined_ratings"
+    assert result.answer.startswith(COMBINED_LEAD.format(rating=80))
+    assert "So 50 and 50 give an 80% combined rating, not 100." in result.answer
+
+
 def test_three_ratings_carry_the_exact_value_between_steps():
     result = ask("I have 60%, 40% and 20%. What's my combined rating?")
     assert "- 60 and 40 combine to 76.\n- 76 and 20 combine to 81." in result.answer

@@ -93,7 +93,9 @@ def test_a_combined_figure_someone_stated_is_not_a_rating_to_combine():
 
 @pytest.mark.parametrize(("text", "believed"), [("i have 50 and 30, why isnt that 80", 80),
                                               ("why is my 50 and 30 only 70", 70),
-                                              ("why is my rating 70 when i have 50 and 30", 70)])
+                                              ("why is my rating 70 when i have 50 and 30", 70),
+                                              ("50 and 30 = 80 right??", 80),
+                                              ("i have 50% and 30%, so thats 80 right", 80)])
 def test_a_total_the_asker_questions_is_their_belief_and_the_ratings_are_combined(text, believed):
     from verification.combined_ratings import combined_question_parse
     asked = combined_question_parse(text=text)

@@ -45,7 +45,7 @@ COMBINED_ZERO = "- A 0% rating does not change the combined value."
 COMBINED_ROUND = (
     "- {value} is converted to the nearest number divisible by 10, values ending in 5 going up: {rating}% [1]."
 )
-COMBINED_BELIEF = "So {ratings} give a {rating}% combined rating, not {believed}."
+COMBINED_BELIEF = "So {ratings} give {article} {rating}% combined rating, not {believed}."
 # Regulation chunks cited: the best-retrieved ones, at most this many for each section.
 CITED_PER_SECTION = 1
 _NUMBER_RE = re.compile(r"(?<![\d.])\d{1,3}(?![\d.]\d)")
@@ -91,7 +91,9 @@ def combined_answer(*, asked: CombinedQuestion, result: CombinedRating) -> str:
     text = lines[0] + "\n\n" + "\n".join(lines[1:])
     if asked.believed is not None and asked.believed != result.rating:
         ratings = " and ".join(map(str, result.ratings))
-        text += "\n\n" + COMBINED_BELIEF.format(ratings=ratings, rating=result.rating, believed=asked.believed)
+        article = "an" if str(result.rating).startswith("8") else "a"  # "an 80%", said "an eighty"
+        text += "\n\n" + COMBINED_BELIEF.format(ratings=ratings, article=article, rating=result.rating,
+                                                 believed=asked.believed)
     return text
 
 
