@@ -709,6 +709,8 @@ def test_topics_accept_lists_from_the_database():
         ("the pills for my back wrecked my stomach",
          "the pills for my back wrecked my stomach side effects of medication secondary"),
         ("what are the side effects of zoloft", "what are the side effects of zoloft"),
+        ("can va reduce me if i ask for an increase",
+         "can va reduce me if i ask for an increase increased rating claim filing for an increase lower my rating"),
     ],
 )
 def test_lay_terms_expand_adds_the_schedules_word(text, expanded):
