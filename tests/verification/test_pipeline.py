@@ -278,6 +278,17 @@ def test_a_term_asked_with_its_context_is_defined_without_it():
     assert not abbreviation.refused and "Decision Review Officer" in abbreviation.answer
 
 
+def test_a_term_asked_about_another_benefit_is_a_fact_question_not_a_definition():
+    # "What's the funding fee on an IRRRL": the glossary's funding fee gives the purchase rates; the IRRRL's
+    # 0.5% is on its own pages.
+    result = answer_question(question="what's the funding fee on an IRRRL", use_cache=False)
+    assert next(s for s in result.trace if s["stage"] == "terminology")["decision"] == "to_retrieval"
+    assert not result.refused and result.model != "glossary" and "0.5%" in result.answer
+    # A term asked with where it is used is still defined.
+    met = answer_question(question="what is a MET for heart ratings", use_cache=False)
+    assert met.model == "glossary" and "metabolic equivalent" in met.answer
+
+
 def test_a_term_a_source_names_with_an_apostrophe_is_defined_from_it():
     result = answer_question(question="what is the widows tax", use_cache=False)
     assert not result.refused and result.routing_reason == "terminology_source"

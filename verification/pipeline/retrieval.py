@@ -12,7 +12,7 @@ from django.conf import settings
 from knowledge import selectors as kb
 from knowledge.embeddings import embedding_provider_get
 from knowledge.embeddings.base import EmbeddingError
-from knowledge.extraction import benefit_names_expand, lay_terms_expand
+from knowledge.extraction import benefit_names_expand, entities_extract, lay_terms_expand
 from verification.generators import EXTRACTIVE
 from verification.layers.citations import content_words, source_words
 from verification.layers.confidence import answer_confidence, confidence_assess
@@ -86,6 +86,8 @@ def terminology(state: AnswerState) -> AnswerState:
     for term in terms:
         match = term_lookup_cached(term=term, glossary_version=kb.glossary_version(), loader=lambda: glossary)
         if match.status == "found":
+            if term != asked and _context_names_another(asked, term, glossary):
+                return replace(state, decision="to_retrieval")  # "what's the funding fee on an IRRRL": a fact
             return _definition(state, term, match.terms[0])
         if match.status == "ambiguous":
             names = [d for d in (kb.term_definition_get(term=t) for t in match.terms) if d]
@@ -111,6 +113,24 @@ def terminology(state: AnswerState) -> AnswerState:
     suggestions = match.suggestions or tuple(kb.suggestions_get(vector=state.vector, model_name=state.model_name))
     refusal = refusal_build(reason="terminology_not_found", suggestions=suggestions, detail={"term": asked})
     return refused(state, refusal, "not_found")
+
+
+_CONTEXT_LEAD_RE = re.compile(r"^\W*(?:in|for|on|under|during|with|from|at|after|before|when)\s+(?:(?:a|an|the|my)\s+)*")
+
+
+def _context_names_another(asked: str, head: str, glossary) -> bool:
+    """Whether what follows the term names another benefit, code, form or glossary term: "the funding fee on an
+    IRRRL" asks what the fee is for that loan, not what a funding fee is ("a DRO in the old appeals system" and
+    "a MET for heart ratings" name where the term is used)."""
+    if not asked.startswith(head):
+        return False
+    context = _CONTEXT_LEAD_RE.sub("", asked[len(head):])
+    if not context:
+        return False
+    if any(e.type in ("dc_code", "va_form", "benefit") for e in entities_extract(text=context)):
+        return True
+    match = term_lookup_cached(term=context, glossary_version=kb.glossary_version(), loader=lambda: glossary)
+    return match.status == "found"
 
 
 def _term_used(term: str, hit: kb.ChunkHit) -> bool:
