@@ -1404,3 +1404,17 @@ def test_a_sources_own_yes_is_dropped_and_the_sentence_still_starts_with_a_capit
     text = generate("can side effects from my meds be claimed", units, {1: 0.7}).text
     assert text.startswith("A condition caused by treatment"), text
     assert "Yes" not in text
+
+
+def test_with_a_status_the_only_benefit_named_the_source_titled_for_what_is_asked_answers():
+    # "I'm 100% P&T, will VA do my dental implants": the dental classes' page answers, not P&T's CHAMPVA page.
+    units = {1: [("Class IV covers veterans rated 100% for service-connected disabilities.", ON_TOPIC)],
+             2: [("CHAMPVA shares the cost of care for the family of a veteran rated P&T.", ON_TOPIC)]}
+    dental = replace(chunk(1, 1, 0.61), title="VA dental care classes")
+    pt = benefit_page(2, "What a P&T rating unlocks: CHAMPVA", 0.41, "p_and_t")
+    text = answer_from("im 100% p&t will va do my dental implants", [dental, pt], units,
+                       benefits=frozenset({"p_and_t"}))
+    assert text.startswith("Class IV covers"), text
+    # Asked about nothing else, the status's own page answers.
+    assert answer_from("im p&t what else do i get", [dental, pt], units,
+                       benefits=frozenset({"p_and_t"})).startswith("CHAMPVA shares")

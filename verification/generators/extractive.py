@@ -58,6 +58,7 @@ BROAD_BENEFITS = frozenset({"disability_compensation", "va_health_care"})
 # A rating's status, not a program: beside a program named ("my dad is P&T, can I still use his DEA at 24") it
 # says whose benefit it is, and the program's own pages answer; alone ("I'm P&T, what can my kids get") it leads.
 STATUS_BENEFITS = frozenset({"p_and_t"})
+STATUS_WORDS = content_words("100 percent permanent total permanently totally p&t p t rating rated disabled disability")
 # Programs with nothing to do with health care: a page only on them never answers a question on VA health care.
 APART_FROM_HEALTH = frozenset({"vre", "gi_bill", "gi_bill_post_911", "gi_bill_montgomery", "dea", "yellow_ribbon",
                                "home_loan", "burial", "sgli", "vgli", "fsgli", "tsgli", "valife", "sdvi", "vmli"})
@@ -554,8 +555,12 @@ def extractive_generate(
             by_chunk[chunk.number] = scored
     if not by_chunk:
         return Generation(text="", model=MODEL_NAME)
-    on_named = [c for n, scored in by_chunk.items() if specific and _on_benefit(chunk_of_read[n], specific)
-                and not _titled_for_another(chunk_of_read[n], specific)
+    # "I'm 100% P&T, will VA do my dental implants": with a rating's status the only benefit named, a source
+    # titled with another word of the question (the dental classes) is on what is asked, not P&T's pages.
+    asked_about = specific <= STATUS_BENEFITS and any(
+        (aspect_words - STATUS_WORDS) & content_words(chunk_of_read[n].title) for n in by_chunk)
+    on_named = [c for n, scored in by_chunk.items() if specific and not asked_about
+                and _on_benefit(chunk_of_read[n], specific) and not _titled_for_another(chunk_of_read[n], specific)
                 for c in scored]
     # "What is form 21-0966": the form's own source answers (its title names it), not the pension application
     # that mentions it in passing.
