@@ -188,6 +188,10 @@ MEDICAL_ADVICE_QUESTIONS = [
 
 CRISIS_QUESTIONS = [
     "I want to kill myself",
+    "my va claim got denied again and honestly i dont see the point of living anymore",
+    "whats the point of living if va keeps denying me",
+    "life isnt worth living with this pain",
+    "im tired of living like this",
     "I've been thinking about suicide",
     "I don't want to live anymore",
     "I feel suicidal",
@@ -558,6 +562,9 @@ def test_crisis_wins_over_everything_else():
 def test_not_wanting_to_die_is_not_a_crisis():
     question = "I don't want to die before my appeal is decided, how long will it take?"
     assert scope_check(question=question).in_scope
+    # A point or a worth that is not a life's.
+    assert scope_check(question="i dont see the point of filing a supplemental claim").in_scope
+    assert scope_check(question="is a va loan worth it for a condo").in_scope
 
 
 def test_crisis_facts_are_the_veterans_crisis_line():
