@@ -225,6 +225,9 @@ def _medical_advice(matched: str) -> ScopeDecision:
                          matched=matched)
 
 
+_VA_NAME_RE = re.compile(r"va|v\.a\.?|veterans affairs|vha|vba")
+
+
 def scope_check(*, question: str, tables: ScopeTables | None = None) -> ScopeDecision:
     """Return whether ``question`` is about VA benefits, and if not, who handles it.
 
@@ -274,7 +277,9 @@ def scope_check(*, question: str, tables: ScopeTables | None = None) -> ScopeDec
             matched=found.group(0),
         )
 
-    if rules.benefit.search(text):
+    # VA's name alone ("my VA doctor put me on gabapentin, is it OK to drink with it") does not make a medical
+    # or chit-chat question a benefits one; a benefit word does ("my C&P exam").
+    if any(not _VA_NAME_RE.fullmatch(found.group(0)) for found in rules.benefit.finditer(text)):
         return IN_SCOPE
 
     medical = rules.medical_advice.search(text)

@@ -64,6 +64,12 @@ HIRING = "Federal hiring (USAJOBS)"
 
 OTHER_AGENCY_QUESTIONS = [
     ("How do I apply for SSDI?", SSA),
+    # VA named with a common word ("like", "if", "and") is not a question on how the two programs meet.
+    ("tricare prime denied my referral for a back MRI. how do i appeal that, is it a higher level review like va?",
+     TRICARE),
+    ("how much SSDI will social security pay me if im already 70% va disability", SSA),
+    ("my passport is expired and im moving to the philippines on my va pension. how do i renew my passport fast",
+     STATE_DEPT),
     ("When can I start collecting Social Security retirement?", SSA),
     ("How much SSI can I get each month?", SSA),
     ("How do I replace my lost social security card?", SSA),
@@ -165,6 +171,8 @@ OTHER_AGENCY_QUESTIONS = [
 ]
 
 MEDICAL_ADVICE_QUESTIONS = [
+    # VA's name alone does not make it a benefits question.
+    "va doctor put me on gabapentin for my nerve pain. is it ok to drink a few beers with it",
     "is chest pain when i climb stairs serious or can it wait till my appointment",
     "my tinnitus got louder today, is that a sign of a stroke",
     "my service connected knee is swollen and hot, should i go to the er",
@@ -303,6 +311,12 @@ IN_SCOPE_QUESTIONS = [
 
 OUTSIDE_BENEFITS_QUESTIONS = [
     "does costco give a veterans discount",
+    # Named beside a benefit, still not one: a poem, a vote, a job, a truck, an agent to pick.
+    "write me a short love poem for my wife about our first house we bought with my va loan",
+    "who should veterans vote for in 2028 to protect our va benefits? which party is better for vets",
+    "im 30% va disability. got offers from amazon warehouse and a warehouse in town, which job should i take",
+    "just got my first va disability check with back pay, whats a good used truck to buy under 30k",
+    "can you recommend a good realtor in tampa that knows va loans",
     "does the va loan cover a boat",
     "can i use my gi bill to buy a motorcycle",
     "what's the best truck to buy with my va loan money",
@@ -395,6 +409,7 @@ OUTSIDE_BENEFITS_QUESTIONS = [
     "can you write my college admissions essay about my deployment to afghanistan",
 ]
 NEAR_DOMAIN_IN_SCOPE = [
+    "if i start taking social security at 62 will my va disability go down",
     "does the GI bill pay BAH while im in school",
     # A shop's hearing clinic is evidence for a claim; a medicine's side effects claimed are secondary service
     # connection.
