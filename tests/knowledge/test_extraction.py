@@ -709,6 +709,13 @@ def test_topics_accept_lists_from_the_database():
         ("the pills for my back wrecked my stomach",
          "the pills for my back wrecked my stomach side effects of medication secondary"),
         ("what are the side effects of zoloft", "what are the side effects of zoloft"),
+        ("we are getting divorced, does my va check go down",
+         "we are getting divorced, does my va check go down remove a dependent after a divorce 21-686c"),
+        ("i quit my job to take care of my husband, can va pay me",
+         "i quit my job to take care of my husband, can va pay me "
+         "Program of Comprehensive Assistance for Family Caregivers monthly stipend"),
+        ("he was 100% p&t for 12 years and died in a wreck",
+         "he was 100% p&t for 12 years and died in a wreck DIC rated totally disabled 10 years before death"),
         ("can va reduce me if i ask for an increase",
          "can va reduce me if i ask for an increase increased rating claim filing for an increase lower my rating"),
     ],

@@ -1418,3 +1418,15 @@ def test_with_a_status_the_only_benefit_named_the_source_titled_for_what_is_aske
     # Asked about nothing else, the status's own page answers.
     assert answer_from("im p&t what else do i get", [dental, pt], units,
                        benefits=frozenset({"p_and_t"})).startswith("CHAMPVA shares")
+
+
+def test_a_status_named_alone_is_answered_by_a_programs_pages():
+    # "He was 100% P&T for 12 years and died in a car wreck, can I get anything": P&T is a status, not a program,
+    # so DIC's pages answer rather than nothing being said.
+    units = {1: [("Survivors can get DIC if the veteran was rated totally disabled for 10 years.", ON_TOPIC)]}
+    dic = benefit_page(1, "DIC when a veteran was rated totally disabled", 0.69, "dic")
+    text = answer_from("he was 100% p&t for 12 years and died, can i get anything", [dic], units,
+                       benefits=frozenset({"p_and_t"}))
+    assert text.startswith("Survivors can get DIC"), text
+    # A program named, met only by another's pages, is still not answered from them.
+    assert answer_from("how much does chapter 35 pay", [dic], units, benefits=frozenset({"dea"})) == ""

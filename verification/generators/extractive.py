@@ -492,9 +492,10 @@ def extractive_generate(
         # "What is the rating for hepatitis C" met only other conditions' tables (atrial fibrillation's): another
         # condition's levels would read as the answer, so nothing is said.
         return Generation(text="", model=MODEL_NAME)
-    if specific and read and all(_other_benefits_only(c, specific) for c in read):
+    if specific and not specific <= STATUS_BENEFITS and read and all(_other_benefits_only(c, specific) for c in read):
         # "How much does chapter 35 pay per month" met only DIC's and the GI Bill's sources: another benefit's
-        # amounts would read as the answer, so nothing is said.
+        # amounts would read as the answer, so nothing is said. A status is no program: "he was P&T for 12 years
+        # and died, can I get anything" is answered by DIC's pages.
         return Generation(text="", model=MODEL_NAME)
     comparing = bool(_COMPARISON_RE.search(question))
     sides = _comparison_sides(question) if comparing else []
