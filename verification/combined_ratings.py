@@ -125,7 +125,10 @@ class CombinedQuestion:
 
 # Words that ask to combine ratings.
 _COMBINE_RE = re.compile(
-    r"\b(?:combin\w*|va math|add(?:s|ed|ing)? up|adds?|added|plus|make|makes|total|overall|together|"
+    # ("add my wife" adds a dependent, not a rating)
+    r"\b(?:combin\w*|va math|add(?:s|ed|ing)? up|adds?(?! (?:my |a |an |the |our |his |her )?(?:new )?"
+    r"(?:wife|husband|spouse|child|children|kids?|sons?|daughters?|dependents?|parents?|mom|dad|stepchild\w*|"
+    r"newborn|baby))|added|plus|make|makes|total|overall|together|"
     r"whole[- ]person|calculat\w*|bilateral|(?:do|does|will|would) (?:i|that|it|this|they) (?:hit|reach|get (?:me )?to)|"
     # "I have 50 and 30, why isn't that 80", "why is my 50 and 30 only 70": a total the asker questions.
     r"why (?:isn'?t|is not|aren'?t|are not|is|are)\b[^.?!]*?\b(?:\d{1,3}|only)|(?:isn'?t|is not|aren'?t) (?:that|it|this|they))\b"

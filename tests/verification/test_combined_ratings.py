@@ -110,6 +110,14 @@ def test_respiratory_ratings_that_38_cfr_4_96_keeps_apart_are_not_a_calculation(
     assert combined_question_parse(text="50% sleep apnea and 30% ptsd, what is my combined rating").ratings == (50, 30)
 
 
+def test_adding_a_wife_is_a_dependent_not_a_rating_to_combine():
+    # "I'm rated 20% ... add my wife and get more money. Is that true at 20%?" combined 20 and 20 to 40%.
+    from verification.combined_ratings import combined_question_parse
+    assert combined_question_parse(text="I'm rated 20% and just got married. My buddy says I can add my wife and "
+                                        "get more money. Is that true at 20%?") is None
+    assert combined_question_parse(text="I have 20 and 10, if I add them what do I get").ratings == (20, 10)
+
+
 def test_a_question_about_unemployability_is_not_a_calculation():
     from verification.combined_ratings import combined_question_parse
     assert combined_question_parse(text="Im 50% ptsd, 20% back and 10% tinnitus and va says im 60 combined. "

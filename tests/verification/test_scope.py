@@ -409,6 +409,7 @@ OUTSIDE_BENEFITS_QUESTIONS = [
     "can you write my college admissions essay about my deployment to afghanistan",
 ]
 NEAR_DOMAIN_IN_SCOPE = [
+    "My son was killed on active duty. We are retired and live on social security only. Is there any VA benefit for parents?",
     "if i start taking social security at 62 will my va disability go down",
     "does the GI bill pay BAH while im in school",
     # A shop's hearing clinic is evidence for a claim; a medicine's side effects claimed are secondary service
