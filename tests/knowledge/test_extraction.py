@@ -719,6 +719,7 @@ def test_topics_accept_lists_from_the_database():
          "he was 100% p&t for 12 years and died in a wreck DIC rated totally disabled 10 years before death"),
         ("can i add my wife and get more money",
          "can i add my wife and get more money dependent extra compensation for dependents"),
+        ("is it too late for voc rehab", "is it too late for voc rehab 12-year basic period of eligibility"),
         ("can va reduce me if i ask for an increase",
          "can va reduce me if i ask for an increase increased rating claim filing for an increase lower my rating"),
     ],
