@@ -510,8 +510,9 @@ def test_topics_accept_lists_from_the_database():
          "what is the income limit for va health care income limit priority groups 7 and 8"),
         ("can my wife file a claim for me", "can my wife file a claim for me alternate signer"),
         ("can i file for tinnitus", "can i file for tinnitus"),
-        ("rated 30% for 22 years, can VA lower it", "rated 30% for 22 years, can VA lower it protected rating held 20 years"),
-        ("can va lower my rating", "can va lower my rating"),
+        ("rated 30% for 22 years, can VA lower it",
+         "rated 30% for 22 years, can VA lower it protected rating held 20 years reduce rating improvement"),
+        ("can va lower my rating", "can va lower my rating reduce rating improvement"),
         ("rating for my back if i can bend forward 50 degrees",
          "rating for my back if i can bend forward 50 degrees flexion thoracolumbar spine"),
         ("my knee only bends to 60", "my knee only bends to 60 flexion"),
@@ -720,8 +721,12 @@ def test_topics_accept_lists_from_the_database():
         ("can i add my wife and get more money",
          "can i add my wife and get more money dependent extra compensation for dependents"),
         ("is it too late for voc rehab", "is it too late for voc rehab 12-year basic period of eligibility"),
+        ("rated 30% since 2003, can they lower it",
+         "rated 30% since 2003, can they lower it Protected VA ratings: the 5, 10, and 20-year rules reduce rating improvement"),
+        ("my knee is rated 10% can they lower it", "my knee is rated 10% can they lower it reduce rating improvement"),
         ("can va reduce me if i ask for an increase",
-         "can va reduce me if i ask for an increase increased rating claim filing for an increase lower my rating"),
+         "can va reduce me if i ask for an increase increased rating claim filing for an increase lower my rating "
+         "reduce rating improvement"),
     ],
 )
 def test_lay_terms_expand_adds_the_schedules_word(text, expanded):
