@@ -409,6 +409,8 @@ OUTSIDE_BENEFITS_QUESTIONS = [
     "can you write my college admissions essay about my deployment to afghanistan",
 ]
 NEAR_DOMAIN_IN_SCOPE = [
+    "My dad is 78, just a regular Vietnam vet on social security. Can he sign up for VA health care?",
+    "got my first DUI last weekend. will the va take my disability away",
     "My son was killed on active duty. We are retired and live on social security only. Is there any VA benefit for parents?",
     "if i start taking social security at 62 will my va disability go down",
     "does the GI bill pay BAH while im in school",
