@@ -90,6 +90,7 @@ DEFINITIONAL = [
 ]
 
 NOT_DEFINITIONAL = [
+    "what is the buddy statement form number",  # the form asked for, not the term
     "What is the rating for tinnitus?",
     "What is the deadline to appeal?",
     "What is my effective date if I file now?",
