@@ -721,6 +721,8 @@ def test_topics_accept_lists_from_the_database():
         ("can i add my wife and get more money",
          "can i add my wife and get more money dependent extra compensation for dependents"),
         ("is it too late for voc rehab", "is it too late for voc rehab 12-year basic period of eligibility"),
+        # A deadline to file a review or a CUE request is not the (absent) deadline to file a claim.
+        ("is there a time limit to file a CUE claim", "is there a time limit to file a CUE claim clear and unmistakable error"),
         ("got my first DUI, will va take my disability",
          "got my first DUI, will va take my disability compensation while incarcerated for a felony"),
         ("rated 30% since 2003, can they lower it",
