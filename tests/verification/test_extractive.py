@@ -1430,3 +1430,28 @@ def test_a_status_named_alone_is_answered_by_a_programs_pages():
     assert text.startswith("Survivors can get DIC"), text
     # A program named, met only by another's pages, is still not answered from them.
     assert answer_from("how much does chapter 35 pay", [dic], units, benefits=frozenset({"dea"})) == ""
+
+
+APNEA = [
+    ("DC 6847 sleep apnea is rated in 38 CFR 4.97:", LEAD),
+    ("0% — no symptoms, but sleep-disordered breathing is documented", OFF),
+    ("30% — persistent daytime sleepiness", OFF),
+    ("50% — requires use of a breathing assistance device such as a CPAP machine", OFF),
+    ("100% — chronic respiratory failure, or requires a tracheostomy", OFF),
+]
+
+
+def test_the_one_row_the_askers_description_names_leads_the_table():
+    def answer(question: str) -> str:
+        return generate(question, {1: APNEA}, {1: 0.8}, {1: "rating_table"}).text
+
+    # "I use a CPAP every night": of the rows only the 50% one says CPAP; it leads, the others follow in order.
+    text = answer("i use a cpap every night for sleep apnea, what rating is that")
+    assert text.startswith("- 50% — requires use of a breathing assistance device"), text
+    assert text.index("DC 6847 sleep apnea") < text.index("- 0%") < text.index("- 30%") < text.index("- 100%")
+    assert text.count("CPAP machine") == 1
+    # Not a row the asker says is not theirs, and not a word several rows share.
+    assert answer("i dont use a cpap but sleep apnea wrecks me, what rating").startswith("DC 6847")
+    assert answer("what rating for sleep apnea that requires something").startswith("DC 6847")
+    # Asked for the levels alone, the table keeps its order.
+    assert answer("what are the sleep apnea ratings").startswith("DC 6847")

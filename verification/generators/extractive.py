@@ -679,6 +679,8 @@ def extractive_generate(
     if len(sides) == 2 and not any(sides[0] | sides[1] <= content_words(c.title) for c in read):
         # (A page on both, "TDIU versus a 100% schedular rating", compares them itself.)
         chosen = _compared_first(chosen, sides, by_chunk)
+    if not levels and not comparing and not wants_all and not _HIGHEST_RE.search(question):
+        chosen = _described_row_first(chosen, question, chunk_of)
     lines: list[tuple[bool, str]] = []
     quotes: dict[int, list[str]] = {}
     for index, unit in enumerate(chosen):
@@ -1146,6 +1148,43 @@ def _cite(text: str, number: int) -> str:
     if match:
         return f"{text[: match.start()]} [{number}]{text[match.start():]}"
     return f"{text} [{number}]"
+
+
+# Words a rating question and every row share ("what rating for my sleep apnea"), and numbers that are no
+# measurement (a rating, a year, a code).
+_ROW_MATCH_GENERIC = content_words("rating rated rate ratings percent percentage level levels get getting would will "
+                                   "va disability service connected what how much qualify count need")
+_MEASURE_RE = re.compile(r"(?<![\d.,$/-])(\d{1,3}(?:\.\d+)?)(?![\d.,/-]?\d)(?!\s*(?:%|percent\b|per ?cent\b))")
+TABLE_MIN_ROWS = 3
+_NEGATED_RE = re.compile(r"\b(?:don'?t|do not|doesn'?t|does not|didn'?t|not|no|never|without|isn'?t|can'?t|cannot)\b"
+                         r"(?:\s+[\w'-]+){0,3}", re.IGNORECASE)
+
+
+def _described_row_first(units: list[Unit], question: str, chunk_of: Mapping[int, SourceChunk]) -> list[Unit]:
+    """Put first the one row of a table shown whole that the asker's own description names.
+
+    "I use a CPAP every night for sleep apnea, what rating is that": of DC 6847's rows only the 50% one says
+    CPAP; "severe with calluses and swelling" names the flatfoot row that says both; "diastolic was 100 to 105"
+    the hypertension row that says 100. A row leads only when it is the one row holding any word or measurement
+    of the question beyond the table's lead and title (negated words left out); otherwise the table keeps its
+    order.
+    """
+    rows = [u for u in units if _ROW_RE.match(u.text) and _row_levels(u.text)]
+    if len(rows) < TABLE_MIN_ROWS or len({u.chunk_number for u in rows}) != 1 \
+            or units[0].chunk_number != rows[0].chunk_number or units.index(rows[0]) > 1:
+        return units  # only a table that leads the answer: a row does not jump over another source's answer
+    chunk = chunk_of.get(rows[0].chunk_number)
+    others = [u for u in units if u.chunk_number == rows[0].chunk_number and u not in rows]
+    known = content_words(" ".join([chunk.title if chunk else "", *(u.text for u in others)])) | _ROW_MATCH_GENERIC
+    described = _NEGATED_RE.sub(" ", question)  # "I don't use a CPAP": not the CPAP row
+    asked_words = content_words(described) - known
+    asked_numbers = set(_MEASURE_RE.findall(described))
+    matched = [u for u in rows if asked_words & content_words(_ROW_LEVEL_RE.sub("", u.text))
+               or asked_numbers & set(_MEASURE_RE.findall(u.text.split("—", 1)[-1]))]
+    # A word several rows share ("swelling", "antibiotics", "DLCO") says nothing of which one is meant.
+    if len(matched) != 1:
+        return units
+    return [matched[0], *(u for u in units if u is not matched[0])]
 
 
 def _join(lines: list[tuple[bool, str]]) -> str:
