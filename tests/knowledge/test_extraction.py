@@ -721,6 +721,13 @@ def test_topics_accept_lists_from_the_database():
         ("can i add my wife and get more money",
          "can i add my wife and get more money dependent extra compensation for dependents"),
         ("is it too late for voc rehab", "is it too late for voc rehab 12-year basic period of eligibility"),
+        ("no rating and i make too much for va health care right",
+         "no rating and i make too much for va health care right VA health care income PACT Act expansion enroll "
+         "directly income limit priority groups 7 and 8"),
+        ("he had a claim pending when he died",
+         "he had a claim pending when he died accrued benefits owed to a veteran at death"),
+        ("his va payment for that month came after he passed, do i return it",
+         "his va payment for that month came after he passed, do i return it full payment for the month of death"),
         # A deadline to file a review or a CUE request is not the (absent) deadline to file a claim.
         ("is there a time limit to file a CUE claim", "is there a time limit to file a CUE claim clear and unmistakable error"),
         ("got my first DUI, will va take my disability",
