@@ -1455,3 +1455,20 @@ def test_the_one_row_the_askers_description_names_leads_the_table():
     assert answer("what rating for sleep apnea that requires something").startswith("DC 6847")
     # Asked for the levels alone, the table keeps its order.
     assert answer("what are the sleep apnea ratings").startswith("DC 6847")
+
+
+def test_the_branch_of_a_dated_rule_that_fits_the_askers_year_of_leaving_leads():
+    # "I was discharged in 2010, am I still eligible for VR&E": the page opens with the rule for those who left on
+    # or after January 1, 2013; the one for those who left before it leads.
+    units = {1: [("If you were discharged on or after January 1, 2013, there is no time limit.", QUESTION_VECTOR),
+                 ("If you were discharged before January 1, 2013, eligibility ends 12 years after.", ON_TOPIC)]}
+
+    def answer(question: str) -> str:
+        return generate(question, units, {1: 0.8}).text
+
+    assert answer("i was discharged from the army in 2010, am i still eligible for vr&e").startswith(
+        "If you were discharged before January 1, 2013")
+    assert answer("got out in 2016, can i still use vr&e").startswith("If you were discharged on or after")
+    # No year of leaving, or the date's own year: the page's order stands.
+    assert answer("can i still use vr&e").startswith("If you were discharged on or after")
+    assert answer("got out in 2013, can i still use vr&e").startswith("If you were discharged on or after")

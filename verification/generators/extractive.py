@@ -681,6 +681,7 @@ def extractive_generate(
         chosen = _compared_first(chosen, sides, by_chunk)
     if not levels and not comparing and not wants_all and not _HIGHEST_RE.search(question):
         chosen = _described_row_first(chosen, question, chunk_of)
+    chosen = _fitting_branch_first(chosen, question)
     lines: list[tuple[bool, str]] = []
     quotes: dict[int, list[str]] = {}
     for index, unit in enumerate(chosen):
@@ -994,6 +995,43 @@ def _direct_first(chosen: list[Unit], best: Unit, scores: Mapping[int, float]) -
                 u.chunk_number == best.chunk_number and _LIST_ANNOUNCED_RE.search(u.text) for u in chosen)):
         return chosen  # (nor an item or a numbered step of a list, which follows the sentence announcing it)
     return [best, *(u for u in chosen if u is not best)]
+
+
+# "If you were discharged before January 1, 2013, ...": a rule's branch for those who left service before or
+# after a date; and the year the asker says they left ("discharged from the Army in 2010", "got out in 2009").
+_SEPARATION_BRANCH_RE = re.compile(
+    r"^If (?:you|your|the veteran|a veteran)\b[^,.]{0,40}?\b(?:discharg\w*|separat\w*|left)\b[^,.]{0,20}?\b"
+    r"(?P<op>on or after|after|before)\s+(?:(?:January|February|March|April|May|June|July|August|September|"
+    r"October|November|December)\s+\d{1,2},\s+)?(?P<year>(?:19|20)\d\d)\b")
+_SEPARATED_IN_RE = re.compile(
+    r"\b(?:discharg\w*|separat\w*|got out|get out|left (?:the )?(?:military|service|army|navy|air force|marines?|"
+    r"marine corps|coast guard|active duty)|ets'?d|retired)\b[^.?!\d]{0,30}?\b(?P<year>(?:19|20)\d\d)\b",
+    re.IGNORECASE)
+
+
+def _fitting_branch_first(chosen: list[Unit], question: str) -> list[Unit]:
+    """Lead with the branch of a before-or-after-a-date rule that fits the year the asker says they left service.
+
+    "I was discharged in 2010 ... am I still eligible for VR&E": the page's "If you were discharged on or after
+    January 1, 2013, there is no time limit" opened the answer, the rule for those who left before it third. When
+    the opening sentence is the branch the asker's year does not meet and another chosen sentence is the one it
+    does, that one leads. A year on the date's own year, or years either side, decide nothing.
+    """
+    years = {int(m.group("year")) for m in _SEPARATED_IN_RE.finditer(question)}
+    if not chosen or len(years) != 1:
+        return chosen
+    year = years.pop()
+
+    def fits(unit: Unit) -> bool | None:
+        found = _SEPARATION_BRANCH_RE.match(unit.text.strip())
+        if not found or year == int(found.group("year")):
+            return None
+        return (year < int(found.group("year"))) == (found.group("op") == "before")
+
+    if fits(chosen[0]) is not False:
+        return chosen
+    fitting = next((u for u in chosen[1:] if u.chunk_number == chosen[0].chunk_number and fits(u)), None)
+    return chosen if fitting is None else [fitting, *(u for u in chosen if u is not fitting)]
 
 
 def _whole_table(chosen: list[Unit], units: list[Unit]) -> list[Unit]:
