@@ -724,6 +724,10 @@ def test_topics_accept_lists_from_the_database():
         ("no rating and i make too much for va health care right",
          "no rating and i make too much for va health care right VA health care income PACT Act expansion enroll "
          "directly income limit priority groups 7 and 8"),
+        ("he was 100% p&t for 6 yrs and passed, can i get dic",
+         "he was 100% p&t for 6 yrs and passed, can i get dic DIC rated totally disabled 10 years before death"),
+        ("does his va check keep coming to me now that hes gone",
+         "does his va check keep coming to me now that hes gone full payment for the month of death"),
         ("he had a claim pending when he died",
          "he had a claim pending when he died accrued benefits owed to a veteran at death"),
         ("his va payment for that month came after he passed, do i return it",
