@@ -317,11 +317,14 @@ TIERS = [
 def test_some_rows_of_a_table_bring_the_whole_table_in_order():
     text = generate("i served 8 months of active duty, what share of the benefit do i get", {1: TIERS}, {1: 0.7}).text
     rows = [line for line in text.splitlines() if line.startswith("- ")]
-    assert [row[2:5] for row in rows] == ["100", "90%", "60%", "50%"]
+    # The asker's own tier (8 months) leads; the others follow in the table's order.
+    assert [row[2:5] for row in rows] == ["60%", "100", "90%", "50%"]
 
 
 def test_what_percentage_asks_for_the_levels():
     text = generate("what percentage do i get for 8 months", {1: TIERS}, {1: 0.7}, {1: "rating_table"}).text
+    assert text.startswith("- 60% — at least 6 months") and "Your percentage of the benefit depends" in text
+    text = generate("what percentage do i get", {1: TIERS}, {1: 0.7}, {1: "rating_table"}).text
     assert text.startswith("Your percentage of the benefit depends") and "60% — at least 6 months" in text
 
 
@@ -1441,9 +1444,14 @@ APNEA = [
 ]
 
 
+def table_answer(question: str, table: list) -> str:
+    """The answer from one source holding ``table``, a rating table."""
+    return generate(question, {1: table}, {1: 0.8}, {1: "rating_table"}).text
+
+
 def test_the_one_row_the_askers_description_names_leads_the_table():
     def answer(question: str) -> str:
-        return generate(question, {1: APNEA}, {1: 0.8}, {1: "rating_table"}).text
+        return table_answer(question, APNEA)
 
     # "I use a CPAP every night": of the rows only the 50% one says CPAP; it leads, the others follow in order.
     text = answer("i use a cpap every night for sleep apnea, what rating is that")
@@ -1472,3 +1480,24 @@ def test_the_branch_of_a_dated_rule_that_fits_the_askers_year_of_leaving_leads()
     # No year of leaving, or the date's own year: the page's order stands.
     assert answer("can i still use vr&e").startswith("If you were discharged on or after")
     assert answer("got out in 2013, can i still use vr&e").startswith("If you were discharged on or after")
+
+
+COPD = [
+    ("DC 6604 COPD is rated on pulmonary function tests:", LEAD),
+    ("10% — FEV-1 71 to 80 percent predicted, or DLCO 66 to 80 percent predicted", OFF),
+    ("30% — FEV-1 56 to 70 percent, or DLCO 56 to 65 percent", OFF),
+    ("60% — FEV-1 40 to 55 percent, or DLCO 40 to 55 percent", OFF),
+    ("100% — FEV-1 below 40 percent, or DLCO below 40 percent", OFF),
+]
+
+
+def test_a_measurement_inside_one_rows_range_puts_that_row_first():
+    def answer(question: str) -> str:
+        return table_answer(question, COPD)
+
+    # Every row speaks of FEV-1 and DLCO; the measurement decides.
+    assert answer("copd with fev1 at 45 percent what rating").startswith("- 60% — FEV-1 40 to 55 percent")
+    assert answer("my DLCO was 60 percent predicted, copd rating?").startswith("- 30% — FEV-1 56 to 70 percent")
+    # A rating is no measurement, and a value on two rows' edge decides nothing.
+    assert answer("im rated 60 percent for copd, what are the levels").startswith("DC 6604")
+    assert answer("my fev1 is 55 percent and dlco 56 percent, what rating").startswith("DC 6604")

@@ -1198,6 +1198,44 @@ _NEGATED_RE = re.compile(r"\b(?:don'?t|do not|doesn'?t|does not|didn'?t|not|no|n
                          r"(?:\s+[\w'-]+){0,3}", re.IGNORECASE)
 
 
+# "served 20 months", "flexion 55 degrees", "FEV1 45 percent predicted": a measurement and its unit, and a row's
+# range of one ("at least 18 months but less than 24 months", "greater than 30 degrees but not greater than 60
+# degrees", "FEV-1 40 to 55 percent"). A percent counts only as a test's or a body area's, never as a rating.
+_UNIT = r"(?P<unit>months?|degrees?|days?|weeks?|years?|percent|%)"
+_ASKED_MEASURE_RE = re.compile(
+    r"(?:(?P<test>fev-?1|fvc|dlco|predicted|body|skin|exposed|area|covers?)\D{0,12})?(?<![\d.,$/-])"
+    r"(?P<value>\d{1,3}(?:\.\d+)?)\s*" + _UNIT + r"(?P<after>\s+(?:predicted|of (?:my|the) (?:body|skin)))?",
+    re.IGNORECASE)
+_ROW_RANGE_RE = re.compile(
+    r"(?P<low>\d{1,3}(?:\.\d+)?)\s*(?:%|percent|degrees?|months?|days?|weeks?|years?)?\s*(?:but\s+)?"
+    r"(?:to|through|-|–|(?:not greater than|less than|not more than|under))\s+(?P<high>\d{1,3}(?:\.\d+)?)\s*"
+    + _UNIT, re.IGNORECASE)
+
+
+def _unit_of(word: str) -> str:
+    word = word.lower()
+    return "percent" if word in ("%", "percent") else word.rstrip("s")
+
+
+def _measures(question: str) -> list[tuple[float, str]]:
+    found = []
+    for m in _ASKED_MEASURE_RE.finditer(question):
+        unit = _unit_of(m.group("unit"))
+        if unit == "percent" and not (m.group("test") or m.group("after")):
+            continue  # "rated 30%": a rating, not a measurement
+        found.append((float(m.group("value")), unit))
+    return found
+
+
+def _in_a_range(measured: list[tuple[float, str]], text: str) -> bool:
+    """Whether a measurement of the question falls inside a range the row states in the same unit."""
+    for m in _ROW_RANGE_RE.finditer(text):
+        low, high, unit = float(m.group("low")), float(m.group("high")), _unit_of(m.group("unit"))
+        if any(u == unit and low <= value <= high for value, u in measured):
+            return True
+    return False
+
+
 def _described_row_first(units: list[Unit], question: str, chunk_of: Mapping[int, SourceChunk]) -> list[Unit]:
     """Put first the one row of a table shown whole that the asker's own description names.
 
@@ -1209,7 +1247,8 @@ def _described_row_first(units: list[Unit], question: str, chunk_of: Mapping[int
     """
     rows = [u for u in units if _ROW_RE.match(u.text) and _row_levels(u.text)]
     if len(rows) < TABLE_MIN_ROWS or len({u.chunk_number for u in rows}) != 1 \
-            or units[0].chunk_number != rows[0].chunk_number or units.index(rows[0]) > 1:
+            or units.index(rows[0]) > 2 or any(u.chunk_number != rows[0].chunk_number
+                                               for u in units[:units.index(rows[0]) + 1]):
         return units  # only a table that leads the answer: a row does not jump over another source's answer
     chunk = chunk_of.get(rows[0].chunk_number)
     others = [u for u in units if u.chunk_number == rows[0].chunk_number and u not in rows]
@@ -1217,8 +1256,12 @@ def _described_row_first(units: list[Unit], question: str, chunk_of: Mapping[int
     described = _NEGATED_RE.sub(" ", question)  # "I don't use a CPAP": not the CPAP row
     asked_words = content_words(described) - known
     asked_numbers = set(_MEASURE_RE.findall(described))
-    matched = [u for u in rows if asked_words & content_words(_ROW_LEVEL_RE.sub("", u.text))
-               or asked_numbers & set(_MEASURE_RE.findall(u.text.split("—", 1)[-1]))]
+    measured = _measures(described)
+    # A measurement decides by itself ("forward flexion 55 degrees": every row speaks of flexion).
+    matched = [u for u in rows if _in_a_range(measured, u.text.split("—", 1)[-1])]
+    if len(matched) != 1:
+        matched = [u for u in rows if asked_words & content_words(_ROW_LEVEL_RE.sub("", u.text))
+                   or asked_numbers & set(_MEASURE_RE.findall(u.text.split("—", 1)[-1]))]
     # A word several rows share ("swelling", "antibiotics", "DLCO") says nothing of which one is meant.
     if len(matched) != 1:
         return units
