@@ -1501,3 +1501,14 @@ def test_a_measurement_inside_one_rows_range_puts_that_row_first():
     # A rating is no measurement, and a value on two rows' edge decides nothing.
     assert answer("im rated 60 percent for copd, what are the levels").startswith("DC 6604")
     assert answer("my fev1 is 55 percent and dlco 56 percent, what rating").startswith("DC 6604")
+
+
+def test_another_sources_table_lead_without_its_rows_or_codes_is_not_borrowed():
+    # "I'm 60% with a wife and 2 kids, how much a month": the pension's "Maximum Annual Pension Rates ... :" came
+    # after the compensation answer, a heading with nothing under it. (One naming codes still says something:
+    # "General Rating Formula ... DC 9201 to 9440" answers "is schizophrenia rated like PTSD", golden g317.)
+    units = {1: [("VA pays a veteran rated 60 percent more with a spouse and children.", QUESTION_VECTOR)],
+             2: [("Maximum Annual Pension Rates for veterans in effect December 1, 2023:", NEAR),
+                 ("100% — $16,551 a year", NEAR)]}
+    text = generate("how much do i get with a wife and 2 kids", units, {1: 0.8, 2: 0.7}).text
+    assert text == "VA pays a veteran rated 60 percent more with a spouse and children [1].", text

@@ -692,6 +692,9 @@ def extractive_generate(
         following = chosen[index + 1] if index + 1 < len(chosen) else None
         if text.endswith(":") and not (following and following.chunk_number == unit.chunk_number
                                        and (_ROW_RE.match(following.text) or _NUMBERED_STEP_RE.match(following.text))):
+            if unit.chunk_number != leading and not _codes_in(text):
+                continue  # another source's table lead without its rows and codes says nothing ("Maximum Annual
+                # Pension Rates (MAPR) for veterans in effect ..." after a compensation answer)
             text = text[:-1].rstrip() + "."  # a table's lead without its rows ends as a sentence
         before = chosen[index - 1] if index else None
         listed = bool(_LIST_ITEM_RE.match(text)) and before is not None and before.chunk_number == unit.chunk_number \
