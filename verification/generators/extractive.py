@@ -1249,12 +1249,14 @@ def _described_row_first(units: list[Unit], question: str, chunk_of: Mapping[int
     order.
     """
     rows = [u for u in units if _ROW_RE.match(u.text) and _row_levels(u.text)]
-    if len(rows) < TABLE_MIN_ROWS or len({u.chunk_number for u in rows}) != 1 \
-            or units.index(rows[0]) > 2 or any(u.chunk_number != rows[0].chunk_number
-                                               for u in units[:units.index(rows[0]) + 1]):
+    if len(rows) < TABLE_MIN_ROWS or len({u.chunk_number for u in rows}) != 1:
+        return units
+    first = next(index for index, u in enumerate(units) if u is rows[0])  # by identity: units hold arrays
+    if first > 2 or any(u.chunk_number != rows[0].chunk_number for u in units[:first]):
         return units  # only a table that leads the answer: a row does not jump over another source's answer
     chunk = chunk_of.get(rows[0].chunk_number)
-    others = [u for u in units if u.chunk_number == rows[0].chunk_number and u not in rows]
+    row_ids = {id(u) for u in rows}
+    others = [u for u in units if u.chunk_number == rows[0].chunk_number and id(u) not in row_ids]
     known = content_words(" ".join([chunk.title if chunk else "", *(u.text for u in others)])) | _ROW_MATCH_GENERIC
     described = _NEGATED_RE.sub(" ", question)  # "I don't use a CPAP": not the CPAP row
     asked_words = content_words(described) - known
