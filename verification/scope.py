@@ -126,9 +126,9 @@ class ScopeTables:
 
     crisis: tuple[str, ...]
     urgent_medical: tuple[str, ...]  # symptoms asked about as if they might be urgent: the medical message first
-    va_benefit: tuple[str, ...]
+    va_benefit: tuple[str, ...]  # VA's name, then the VA benefit phrases
     interaction: tuple[str, ...]
-    benefit: tuple[str, ...]  # the VA benefit phrases, then the general benefit words
+    benefit: tuple[str, ...]  # the VA benefit phrases, then the general benefit words (not VA's name)
     medical_advice: tuple[str, ...]
     chit_chat: tuple[str, ...]
     outside_benefits: tuple[str, ...]
@@ -143,7 +143,7 @@ def scope_tables_load(*, path: Path = SCOPE_PHRASES_FILE) -> ScopeTables:
     return ScopeTables(
         crisis=phrases_get(path=path, table="crisis_phrases"),
         urgent_medical=phrases_get(path=path, table="urgent_medical_phrases"),
-        va_benefit=va_benefit,
+        va_benefit=phrases_get(path=path, table="va_name_phrases") + va_benefit,
         interaction=phrases_get(path=path, table="interaction_phrases"),
         benefit=va_benefit + phrases_get(path=path, table="benefit_phrases"),
         medical_advice=phrases_get(path=path, table="medical_advice_phrases"),
@@ -225,9 +225,6 @@ def _medical_advice(matched: str) -> ScopeDecision:
                          matched=matched)
 
 
-_VA_NAME_RE = re.compile(r"va|v\.a\.?|veterans affairs|vha|vba")
-
-
 def scope_check(*, question: str, tables: ScopeTables | None = None) -> ScopeDecision:
     """Return whether ``question`` is about VA benefits, and if not, who handles it.
 
@@ -279,7 +276,7 @@ def scope_check(*, question: str, tables: ScopeTables | None = None) -> ScopeDec
 
     # VA's name alone ("my VA doctor put me on gabapentin, is it OK to drink with it") does not make a medical
     # or chit-chat question a benefits one; a benefit word does ("my C&P exam").
-    if any(not _VA_NAME_RE.fullmatch(found.group(0)) for found in rules.benefit.finditer(text)):
+    if rules.benefit.search(text):
         return IN_SCOPE
 
     medical = rules.medical_advice.search(text)
