@@ -172,7 +172,8 @@ def _term_acceptable(term: str) -> bool:
 
 
 # "a DRO in the old appeals system", "a MET for heart ratings": the term, then where it is used.
-_TERM_HEAD_RE = re.compile(r"^(?P<head>.+?) (?:in|for|on|under|during|with|from|at|after|before|when) (?!of\b)\S")
+_TERM_HEAD_RE = re.compile(
+    r"^(?P<head>.+?) (?:in|for|on|under|during|with|from|at|after|before|when) (?P<context>(?!of\b)\S.*)$")
 # "Aggravation of a preexisting condition": one word, then a case of what it applies to (the glossary names
 # "aggravation"). A name with "of" keeps it ("character of discharge", "statement of the case").
 _TERM_OF_RE = re.compile(r"^(?P<head>[\w-]+) of (?:a|an|my|your|his|her|their) \S")
@@ -195,6 +196,13 @@ def term_candidates(*, term: str) -> tuple[str, ...]:
         if len(head) >= TERM_HEAD_MIN_CHARS and head not in candidates and _term_acceptable(head):
             candidates.append(head)
     return tuple(candidates)
+
+
+def term_context(*, term: str) -> str:
+    """Return what follows the term's head, without its articles: "funding fee on an irrrl" → "irrrl", "dro in
+    the old appeals system" → "old appeals system"; "" when nothing follows it."""
+    found = _TERM_HEAD_RE.match(term)
+    return _term_clean(found.group("context")) if found else ""
 
 
 def definitional_term_extract(*, question: str) -> str | None:

@@ -19,6 +19,7 @@ from verification.terminology import (
     glossary_cache,
     glossary_index_build,
     term_candidates,
+    term_context,
     term_key,
     term_lookup_cached,
     term_match,
@@ -509,6 +510,13 @@ def test_a_sentence_that_only_uses_the_term_is_not_a_definition(term, text):
 ])
 def test_a_term_is_tried_whole_then_without_the_context_after_it(question, candidates):
     assert term_candidates(term=definitional_term_extract(question=question)) == candidates
+
+
+def test_the_context_after_a_term_is_what_follows_its_head():
+    # "The funding fee on an IRRRL": the context names another benefit, so the question asks a fact about it.
+    assert term_context(term="funding fee on an irrrl") == "irrrl"
+    assert term_context(term="dro in the old appeals system") == "old appeals system"
+    assert term_context(term="character of discharge") == term_context(term="funding fee") == ""
 
 
 def test_a_definition_keeps_the_sentence_after_it_when_it_fits():

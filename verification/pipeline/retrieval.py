@@ -25,6 +25,7 @@ from verification.terminology import (
     definition_passage_find,
     definitional_term_extract,
     term_candidates,
+    term_context,
     term_lookup_cached,
 )
 
@@ -86,7 +87,7 @@ def terminology(state: AnswerState) -> AnswerState:
     for term in terms:
         match = term_lookup_cached(term=term, glossary_version=kb.glossary_version(), loader=lambda: glossary)
         if match.status == "found":
-            if term != asked and _context_names_another(asked, term, glossary):
+            if term != asked and _context_names_another(asked, glossary):
                 return replace(state, decision="to_retrieval")  # "what's the funding fee on an IRRRL": a fact
             return _definition(state, term, match.terms[0])
         if match.status == "ambiguous":
@@ -115,16 +116,11 @@ def terminology(state: AnswerState) -> AnswerState:
     return refused(state, refusal, "not_found")
 
 
-_CONTEXT_LEAD_RE = re.compile(r"^\W*(?:in|for|on|under|during|with|from|at|after|before|when)\s+(?:(?:a|an|the|my)\s+)*")
-
-
-def _context_names_another(asked: str, head: str, glossary) -> bool:
+def _context_names_another(asked: str, glossary) -> bool:
     """Whether what follows the term names another benefit, code, form or glossary term: "the funding fee on an
     IRRRL" asks what the fee is for that loan, not what a funding fee is ("a DRO in the old appeals system" and
     "a MET for heart ratings" name where the term is used)."""
-    if not asked.startswith(head):
-        return False
-    context = _CONTEXT_LEAD_RE.sub("", asked[len(head):])
+    context = term_context(term=asked)
     if not context:
         return False
     if any(e.type in ("dc_code", "va_form", "benefit") for e in entities_extract(text=context)):
