@@ -100,7 +100,10 @@ _NOT_ITS_TABLE_RE = re.compile(
     r"diagnos\w* first|"
     # "What evidence should I send with my claim for sleep apnea", "hearing loss was deferred, did they deny it",
     # "rated 0% for hemorrhoids, any money for that".
-    r"what (?:evidence|proof|documents)|deferr(?:ed|al)|any money)\b",
+    r"what (?:evidence|proof|documents)|deferr(?:ed|al)|any money|"
+    # "Bad before I joined and the army made it worse", "not on my entrance physical", "what effective date".
+    r"pre-?\s?existing|before (?:i|he|she) (?:joined|enlisted|went in|entered)|entrance (?:exam|physical)|"
+    r"(?:made|make|making) (?:it|them|that|this) (?:\w+ )?worse|aggravat\w*|effective date)\b",
     re.IGNORECASE)
 # A condition's table, when its claim or review is asked about and not its levels.
 W_UNASKED_TABLE = 0.3
@@ -430,7 +433,13 @@ def extractive_generate(
     def misread(c: SourceChunk) -> bool:
         return proceeding and bool(_HEARING_SENSE_RE.search(c.title))
 
-    sources = sorted(chunks, key=lambda c: (not named(c, leading_entities), benefit_rank(c), c.number))
+    def unasked_table(c: SourceChunk) -> bool:
+        return not_its_table and (chunk_types.get(c.chunk_id) == "rating_table" or _about(c, implied))
+
+    # "The army made my flat feet worse, can I get disability for that": the claim's rule answers, so the
+    # condition's own pages are read after the others, however close in meaning.
+    sources = sorted(chunks, key=lambda c: (not named(c, leading_entities), benefit_rank(c), unasked_table(c),
+                                            c.number))
     sources = [c for c in sources if not misread(c)] or sources
     read = sources[:MAX_SOURCE_CHUNKS]
     # "Why was my retro check less than expected? I'm a military retiree": the source full-text search ranks
@@ -522,7 +531,7 @@ def extractive_generate(
             # "What is the effective date for an increased rating": the rule answers, not one veteran's case; the
             # asker's own dates make another's case the more misleading.
             chunk_match -= W_OTHERS_EXAMPLE if own_dates else W_EXAMPLE
-        if not_its_table and (chunk_types.get(chunk.chunk_id) == "rating_table" or _about(chunk, implied)):
+        if unasked_table(chunk):
             chunk_match -= W_UNASKED_TABLE  # "VA denied my tinnitus, can I still get it": the claim, not its levels
         if wants_all and sum(1 for text, _ in units.get(chunk.chunk_id, ()) if _ROW_RE.match(text)) >= ALL_LEVELS_ROWS:
             chunk_match += W_ALL_LEVELS
