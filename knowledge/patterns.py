@@ -164,10 +164,14 @@ _FORM_PREFIXED_RE = re.compile(
     r"(?P<body>\d{2}[A-Z]?-\d{1,5}[A-Z]{0,4}(?:-\d{1,2})?|\d{4,5})(?![\w-])" + _NOT_PERCENT,
     re.IGNORECASE,
 )
-# The forms veterans name by their number alone ("mail a paper 526ez", "0995 or 0996"): each is that form only
-# (a bare 10182 is left to "Form 10182").
-_FORM_SHORT = {"526EZ": "21-526EZ", "0995": "20-0995", "0996": "20-0996", "0781": "21-0781"}
-_FORM_SHORT_RE = re.compile(r"(?<![\w$.,-])(?P<body>526\s?-?\s?ez|0995|0996|0781)(?![\w-])", re.IGNORECASE)
+# The forms veterans name by their number alone ("mail a paper 526ez", "0995 or 0996"): each is that form only.
+# A bare 10182 only as a thing filed ("the fax number to send the 10182", "my 10182 form"), not a figure.
+_FORM_SHORT = {"526EZ": "21-526EZ", "0995": "20-0995", "0996": "20-0996", "0781": "21-0781", "10182": "10182"}
+_FORM_SHORT_RE = re.compile(
+    r"(?<![\w$.,-])(?P<body>526\s?-?\s?ez|0995|0996|0781)(?![\w-])|"
+    r"\b(?:the|a|my|our|his|her|your|this|that|new|file|filed|filing|submit\w*|send\w*|sent|mail\w*|fax\w*|"
+    r"on|with)\s+(?P<board>10182)\b(?![\w-])" + _NOT_PERCENT + r"|(?<![\w$.,-])(?P<named>10182)\s+form\b",
+    re.IGNORECASE)
 _FORM_DD_RE = re.compile(r"\bDD\s*[-\u2010]?\s*(?:form\s*)?(?P<body>\d{3,4})(?![\w-])", re.IGNORECASE)
 _FORM_SF_RE = re.compile(r"\b(?:SF|standard\s+form)\s*[-\u2010]?\s*(?P<body>\d{2,4})(?![\w-])", re.IGNORECASE)
 
@@ -181,8 +185,9 @@ def va_forms_match(text: str) -> list[PatternMatch]:
     for m in _FORM_BARE_RE.finditer(text):
         found.append(PatternMatch(value=m.group().upper(), text=m.group(), start=m.start(), end=m.end()))
     for m in _FORM_SHORT_RE.finditer(text):
-        value = _FORM_SHORT[re.sub(r"[\s-]", "", m.group("body")).upper()]
-        found.append(PatternMatch(value=value, text=m.group(), start=m.start(), end=m.end()))
+        group = next(name for name in ("body", "board", "named") if m.group(name))
+        value = _FORM_SHORT[re.sub(r"[\s-]", "", m.group(group)).upper()]
+        found.append(PatternMatch(value=value, text=m.group(group), start=m.start(group), end=m.end(group)))
     for regex, series in ((_FORM_DD_RE, "DD"), (_FORM_SF_RE, "SF")):
         for m in regex.finditer(text):
             value = f"{series}-{m.group('body')}"

@@ -124,6 +124,8 @@ def test_four_digit_numbers_skip_parts_of_other_numbers(text):
         ("the 526 EZ", ["21-526EZ"]),
         ("the 0995 or the 0996", ["20-0995", "20-0996"]),
         ("my 0781 statement", ["21-0781"]),
+        ("whats the fax number to send the 10182", ["10182"]),
+        ("is the 10182 form online", ["10182"]),
     ],
 )
 def test_va_forms_found(text, expected):
@@ -143,7 +145,9 @@ def test_va_forms_found(text, expected):
         "rated 10-100%",
         "10-100 percent",
         "ages 21-22",
-        "10182",  # the Board form only after "Form"
+        "10182",  # the Board form only after "Form" or as a thing filed ("send the 10182")
+        "paid 10182 dollars",
+        "zip code 10182",
         "Form 1040",  # the IRS's
         "$0995 or 1.0996",  # money and decimals are not forms
         "within 10-20 days",
