@@ -167,6 +167,9 @@ OTHER_AGENCY_QUESTIONS = [
     ("what benefits do i get from my state for being 100 percent", STATE_VA),
     ("can i sue the army for my injury", COURTS),
     ("how do i get a copy of my marriage certificate", "State vital records office (marriage and divorce)"),
+    ("can i deduct the VA funding fee on my taxes this year", "Internal Revenue Service"),
+    ("what tax bracket am i in if i make 60k at my job plus 70% va disability", "Internal Revenue Service"),
+    ("im in a custody fight with my ex, can she use my PTSD rating against me to get full custody", COURTS),
     ("what is the asvab score for the navy", DOD),
 ]
 
@@ -191,6 +194,7 @@ MEDICAL_ADVICE_QUESTIONS = [
     "What are the side effects of sertraline?",
     "How many mg of aspirin can I take a day?",
     "how much tylenol is too much",
+    "can i take prazosin and melatonin together to sleep",
     "Should I go to the ER for chest pain?",
 ]
 
@@ -406,6 +410,13 @@ OUTSIDE_BENEFITS_QUESTIONS = [
     "is the VA going to get privatized under this administration?",
     "is the current VA secretary a veteran himself? what branch",
     "whats the PCS weight allowance for an E-5 with dependents",
+    "which lender has the lowest rate on a VA loan right now, navy federal or veterans united?",
+    "how do i apply for a UK war pension, i served with the british army in afghanistan",
+    "how much does Veterans Affairs Canada pay for PTSD? my cousin served in the CAF",
+    "how do i get a DVA gold card in australia",
+    "what benefits does the PVAO in the philippines give filipino ww2 veterans",
+    "is the VA the worst run agency in the government? honest opinion",
+    "whats the best VA approved mattress for back pain",
     "can you write my college admissions essay about my deployment to afghanistan",
 ]
 NEAR_DOMAIN_IN_SCOPE = [
@@ -507,6 +518,10 @@ NEAR_DOMAIN_IN_SCOPE = [
     "I'm on SSDI now. Does being on SSDI automatically meet the disability part for pension?",
     "does community care mean the va is privatized",
     "can I get the automobile allowance to buy a new truck",
+    "is va disability taxable",
+    "i live in canada, can the VA pay for my PTSD treatment",
+    "i have custody of my kids, can they get an apportionment of my ex's va disability",
+    "can VA deduct the overpayment from my check",
     "will voc rehab help me write my college essay for school",
 ]
 
@@ -568,7 +583,7 @@ def test_enough_examples_each_way():
     refused = OTHER_AGENCY_QUESTIONS + MEDICAL_ADVICE_QUESTIONS + CRISIS_QUESTIONS + CHIT_CHAT_QUESTIONS
     assert len(refused) >= 40
     assert len(IN_SCOPE_QUESTIONS) >= 40
-    assert len({agency for _, agency in OTHER_AGENCY_QUESTIONS}) == len(OTHER_AGENCY_RULES)
+    assert {agency for _, agency in OTHER_AGENCY_QUESTIONS} == {rule.agency for rule in OTHER_AGENCY_RULES}
 
 
 def test_crisis_wins_over_everything_else():
