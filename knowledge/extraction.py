@@ -18,6 +18,7 @@ from knowledge.phrase_tables import PHRASES_DIR, REGEX, TEXT, phrase_records_get
 
 __all__ = [
     "BENEFITS",
+    "BENEFIT_PARTS",
     "DEFAULT_TOPICS",
     "DEFAULT_TOPIC_KEYWORDS",
     "ExtractedEntity",
@@ -41,10 +42,10 @@ class ExtractedEntity:
 SEED_DIR = Path(__file__).resolve().parent / "seed"
 # Slug → names; the first is the display name, the rest are aliases and lay wording. Data, not code: the same
 # file seeds the graph's benefit entities (knowledge.services.graph_seed).
-BENEFITS: dict[str, tuple[str, ...]] = {
-    slug: tuple(names)
-    for slug, names in json.loads((SEED_DIR / "benefits.json").read_text(encoding="utf-8"))["benefits"].items()
-}
+_BENEFITS_SEED = json.loads((SEED_DIR / "benefits.json").read_text(encoding="utf-8"))
+BENEFITS: dict[str, tuple[str, ...]] = {slug: tuple(names) for slug, names in _BENEFITS_SEED["benefits"].items()}
+# Benefit → the benefit it is part of, where the slugs do not say it ("fsgli" → "sgli").
+BENEFIT_PARTS: dict[str, str] = dict(_BENEFITS_SEED.get("parts", {}))
 
 # Topic slug → {"name", "keywords"}; seeds the graph's topics, whose keywords reviewers then edit.
 DEFAULT_TOPICS: dict[str, dict] = json.loads((SEED_DIR / "topics.json").read_text(encoding="utf-8"))["topics"]

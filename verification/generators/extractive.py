@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from knowledge.extraction import BENEFIT_PARTS
 from knowledge.patterns import dc_codes_find, va_forms_find
 from verification.generators.base import Generation, GenerationContext
 from verification.layers.citations import content_words, source_words
@@ -787,7 +788,8 @@ def _on_every(chunk: SourceChunk, asked: frozenset[str]) -> bool:
 
 
 def _benefits_meet(benefits: frozenset[str], asked: frozenset[str]) -> bool:
-    return any(b == a or b.startswith(f"{a}_") or a.startswith(f"{b}_") for b in benefits for a in asked)
+    return any(b == a or b.startswith(f"{a}_") or a.startswith(f"{b}_") or BENEFIT_PARTS.get(b) == a
+               or BENEFIT_PARTS.get(a) == b for b in benefits for a in asked)
 
 
 @functools.lru_cache(maxsize=16384)
