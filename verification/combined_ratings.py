@@ -143,7 +143,7 @@ _RATING_RE = re.compile(
 )
 # "50, 20 and 10, VA says 60 combined; do I qualify for unemployability?": the ratings are the story, TDIU's
 # rules (which read the combined figure and the highest rating) are what is asked.
-_OTHER_QUESTION_RE = re.compile(r"\b(?:unemployab\w*|tdiu|individual unemployability)\b", re.IGNORECASE)
+_OTHER_QUESTION_RE = re.compile(r"\b(?:unemployab\w*|tdiu|iu|individual unemployability)\b", re.IGNORECASE)
 # "not 100%", "make 80", "is only 30%", "does that make me 20 percent", "will I get 70", "isn't that 80", "why
 # is my rating 70": the total the asker expected or was given, not a rating.
 _BELIEF_BEFORE_RE = re.compile(r"\b(?:not|make|makes|equal|equals|be|only|is that|isn'?t that|isn'?t it|get|gives?|to|hit|"
@@ -161,6 +161,10 @@ _STATED_BEFORE_RE = re.compile(
     r"have me at|had me at)\s+(?:(?:i'?m|im|i am|me|my|it'?s|its|it is|that|the|a|an|at)\s+)*"
     r"(?:(?:combined|total|overall|ratings?)\s+)*(?:(?:is|was|of|at|as)\s+)?)$",
     re.IGNORECASE)
+# "30 ptsd, 30 back, 20 knee, combined 60": after the ratings it sums up, a combined figure is the one the asker
+# was given ("my combined is 70 and I just got 30", coming first, is a rating still to combine).
+_SUMMED_BEFORE_RE = re.compile(r"\b(?:combined|total|overall)(?:\s+(?:rating|is|was|of|at|=|:))*\s*:?\s*$",
+                               re.IGNORECASE)
 # "4 different things rated at 10% each": a count of equal ratings.
 _COUNT_EACH_RE = re.compile(
     r"\b(?P<count>two|three|four|five|six|seven|eight|nine|ten|[2-9])\b[^.?!\d]{0,40}?"
@@ -220,7 +224,9 @@ def combined_question_parse(*, text: str) -> CombinedQuestion | None:
         return None  # "50% sleep apnea and 30% asthma, do they combine": 38 CFR 4.96 says they do not
     found, believed = [], None
     for match in _RATING_RE.finditer(text):
-        if _BELIEF_BEFORE_RE.search(text[: match.start()]) or _STATED_BEFORE_RE.search(text[: match.start()]):
+        before = text[: match.start()]
+        if _BELIEF_BEFORE_RE.search(before) or _STATED_BEFORE_RE.search(before) \
+                or (len(found) >= 2 and _SUMMED_BEFORE_RE.search(before)):
             believed = int(match.group("value"))
         else:
             found.append(match)

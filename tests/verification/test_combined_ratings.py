@@ -86,6 +86,8 @@ def test_a_combined_figure_someone_stated_is_not_a_rating_to_combine():
     assert asked.ratings == (70, 20, 10, 10) and asked.believed == 90
     asked = combined_question_parse(text="I have 50, 20 and 10 and va says im 60 combined, is that right")
     assert asked.ratings == (50, 20, 10) and asked.believed == 60
+    asked = combined_question_parse(text="30 ptsd, 30 back, 20 knee, combined 60. how does va get that")
+    assert asked.ratings == (30, 30, 20) and asked.believed == 60
     # The asker's own combined rating and a new one still combine.
     assert combined_question_parse(text="my combined rating is 70 and I just got 30, what is my new combined"
                                    ).ratings == (70, 30)
@@ -122,6 +124,8 @@ def test_a_question_about_unemployability_is_not_a_calculation():
     from verification.combined_ratings import combined_question_parse
     assert combined_question_parse(text="Im 50% ptsd, 20% back and 10% tinnitus and va says im 60 combined. "
                                         "do i qualify for unemployability?") is None
+    assert combined_question_parse(text="I'm 30 ptsd, 30 back, 20 knee, combined 60. I can't hold a job. can I "
+                                        "still get IU or am I out of luck") is None
 
 
 @pytest.mark.parametrize(("text", "ratings", "bilateral", "believed"), [
