@@ -439,8 +439,10 @@ def extractive_generate(
 
     # "The army made my flat feet worse, can I get disability for that": the claim's rule answers, so the
     # condition's own pages are read after the others, however close in meaning.
-    sources = sorted(chunks, key=lambda c: (not named(c, leading_entities), benefit_rank(c), unasked_table(c),
-                                            c.number))
+    # "What do I need to show to get 20 for knee flexion": among the sources naming the code, the code's own
+    # table comes before the pages that mention it (the knee's separate ratings, the extension table).
+    sources = sorted(chunks, key=lambda c: (not named(c, leading_entities), c.diagnostic_code not in leading_entities,
+                                            benefit_rank(c), unasked_table(c), c.number))
     sources = [c for c in sources if not misread(c)] or sources
     read = sources[:MAX_SOURCE_CHUNKS]
     # "Why was my retro check less than expected? I'm a military retiree": the source full-text search ranks
