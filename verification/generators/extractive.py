@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -635,6 +635,9 @@ def extractive_generate(
             else:
                 chosen = table + beside  # "what is the rating": the levels answer, the explanation follows
                 leading = table[0].chunk_number
+    asked_rows = len(chosen)
+    chosen = _every_level_asked(chosen, levels, sources, units, chunk_types, holds_level_in_full)
+    borrowed_rows = len(chosen) > asked_rows
     total = sum(len(u.text) for u in chosen)
     others = sorted(((s, u) for n, scored in by_chunk.items() if n != best_unit.chunk_number for s, u in scored),
                     key=lambda c: -c[0])
@@ -687,6 +690,7 @@ def extractive_generate(
 
     order = {n: i for i, n in enumerate(dict.fromkeys([leading, *[u.chunk_number for u in chosen]]))}
     chosen.sort(key=lambda u: (order[u.chunk_number], u.position))
+    chosen = _rows_together(chosen, borrowed_rows)
     chosen = _direct_first(chosen, best_unit, {id(u): score for scored in by_chunk.values() for score, u in scored})
     if len(sides) == 2 and not any(sides[0] | sides[1] <= content_words(c.title) for c in read):
         # (A page on both, "TDIU versus a 100% schedular rating", compares them itself.)
@@ -1103,6 +1107,47 @@ def levels_asked(question: str, *, asked_as: str | None = None) -> frozenset[int
         return written
     bare = {int(n) for pair in _BARE_LEVEL_RE.findall(question) for n in pair if n}
     return written | {n for n in bare if n <= 100 and n % 10 == 0}
+
+
+def _every_level_asked(
+    chosen: list[Unit], levels: frozenset[int], sources: Sequence[SourceChunk],
+    units: Mapping[int, Sequence[tuple[str, np.ndarray]]], chunk_types: Mapping[int, str],
+    holds_in_full: Callable[[SourceChunk], bool],
+) -> list[Unit]:
+    """Give each level asked about ("the difference between 50 and 70 percent for PTSD") its row: a level the
+    chosen rows lack is taken from the table that holds it in full (the 70% page beside the 50% one)."""
+    if len(levels) < 2 or not any(_ROW_RE.match(u.text) for u in chosen):
+        return chosen
+    missing = levels - frozenset().union(*(_row_levels(u.text) for u in chosen))
+    borrowed: list[Unit] = []
+    used = {u.chunk_number for u in chosen}
+    for level in sorted(missing):
+        for chunk in sources:
+            if chunk.number in used or chunk_types.get(chunk.chunk_id) != "rating_table" or not holds_in_full(chunk):
+                continue
+            rows = [Unit(chunk.number, position, text, np.asarray(vector, dtype=np.float32))
+                    for position, (text, vector) in enumerate(units.get(chunk.chunk_id, ()))
+                    if level in _row_levels(text)]
+            if rows:
+                borrowed.append(rows[0])
+                used.add(chunk.number)
+                break
+    if not borrowed:
+        return chosen
+    return [*chosen, *borrowed]
+
+
+def _rows_together(chosen: list[Unit], borrowed: bool) -> list[Unit]:
+    """Read rows borrowed from other tables where the first table's rows are, lowest level first."""
+    if not borrowed:
+        return chosen
+    rows = [u for u in chosen if _ROW_RE.match(u.text) and _row_levels(u.text)]
+    if len({u.chunk_number for u in rows}) < 2:
+        return chosen
+    first = chosen.index(rows[0])
+    rest = [u for u in chosen if not any(u is r for r in rows)]
+    rows.sort(key=lambda u: min(_row_levels(u.text)))
+    return [*rest[:first], *rows, *rest[first:]]
 
 
 @functools.lru_cache(maxsize=16384)
