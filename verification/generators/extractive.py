@@ -250,6 +250,8 @@ _OWN_RATING_RE = re.compile(
     # "my husband was 100% P&T for 12 years": another person's rating, told as context.
     r"\b(?:he|she|husband|wife|spouse|dad|father|mom|mother|son|daughter)\s+(?:was|is|had been|has been|gets|got|"
     r"receives|has|had)\s+(?:rated\s+)?(?:at\s+)?(?:a\s+)?\d{1,3}\s?(?:%|percent\b)|"
+    # "VA just granted me a new 10% rating for hearing loss, am I too old for VALife": the rating the asker was given.
+    r"\b(?:granted|awarded|gave|given)\s+(?:me|him|her|us)?\s*(?:an?\s+)?(?:new\s+)?\d{1,3}\s?(?:%|percent\b)|"
     # "Do I have to be 100% to get voc rehab": a rating as a condition of another benefit.
     r"\b(?:have to|need to|must|got to|gotta)\s+(?:be|have)\s+(?:rated\s+)?(?:at\s+)?(?:least\s+)?(?:a\s+)?"
     r"\d{1,3}\s?(?:%|percent\b)(?=\s+(?:to|before)\s+(?:get|qualify|use|apply|receive|be eligible)\b)",
@@ -399,10 +401,10 @@ def extractive_generate(
     asked_entities = q_entities - causes
     implied = set(codes) - written  # the codes of conditions the question names in words
     leading_entities = written if not_its_table else asked_entities
-    if not levels:
-        # "My husband gets 10% for tinnitus; how much funding fee do we owe": the condition a rating is for
-        # tells whose rating it is; asked about something else, its sources do not go first.
-        leading_entities = leading_entities - _rated_for(question, names)
+    rated_for = frozenset() if levels else _rated_for(question, names)
+    # "My husband gets 10% for tinnitus; how much funding fee do we owe": the condition a rating is for tells
+    # whose rating it is; asked about something else, its sources do not go first.
+    leading_entities = leading_entities - rated_for
 
     top_score = max((c.score for c in chunks), default=0.0)
 
@@ -617,8 +619,11 @@ def extractive_generate(
         # table of the next best source that has one: the levels are what was asked.
         # Not another's table, nor the table of a condition named as the cause ("neuropathy from diabetes"),
         # nor one for another's case ("what rating do I need for extra money for dependents": not DIC's).
+        # Nor the table of the condition a rating the asker was given is for ("granted 10% for hearing loss, am
+        # I too old for VALife").
         about = [n for n in by_chunk if (not asked_entities or _about(chunk_of[n], asked_entities))
-                 and not (causes and _about(chunk_of[n], causes)) and not others_case(chunk_of[n])]
+                 and not (causes and _about(chunk_of[n], causes)) and not others_case(chunk_of[n])
+                 and not (rated_for and _about(chunk_of[n], rated_for))]
         table = _borrowed_table(levels_text, {n: by_chunk[n] for n in about}, chunk_of, chunk_types,
                                 besides=best_unit.chunk_number, levels=levels)
         if table and _HIGHEST_RE.search(question):
@@ -873,7 +878,8 @@ def _names_found(pattern: re.Pattern, text: str) -> tuple[str, ...]:
     return tuple(m.group(0).lower() for m in pattern.finditer(text))
 
 
-_RATED_FOR_RE = re.compile(r"\b\d{1,3}\s?(?:%|percent\b)\s+(?:service[- ]connected\s+)?(?:for|on)\s+([^,.;?!]{1,40})",
+_RATED_FOR_RE = re.compile(r"\b\d{1,3}\s?(?:%|percent\b)\s+(?:service[- ]connected\s+)?(?:(?:rating|disability)\s+)?(?:for|on)\s+"
+                           r"([^,.;?!]{1,40})",
                            re.IGNORECASE)
 
 
