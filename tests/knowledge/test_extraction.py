@@ -742,6 +742,8 @@ def test_topics_accept_lists_from_the_database():
         ("can va reduce me if i ask for an increase",
          "can va reduce me if i ask for an increase increased rating claim filing for an increase lower my rating "
          "reduce rating improvement"),
+        ("got denied for hearing loss back in 2015. can i try again",
+         "got denied for hearing loss back in 2015. can i try again reopening a denied claim Supplemental Claim"),
     ],
 )
 def test_lay_terms_expand_adds_the_schedules_word(text, expanded):
