@@ -256,6 +256,11 @@ _OWN_RATING_RE = re.compile(
     r"\b(?:have to|need to|must|got to|gotta)\s+(?:be|have)\s+(?:rated\s+)?(?:at\s+)?(?:least\s+)?(?:a\s+)?"
     r"\d{1,3}\s?(?:%|percent\b)(?=\s+(?:to|before)\s+(?:get|qualify|use|apply|receive|be eligible)\b)",
     re.IGNORECASE)
+# The rating a benefit requires ("a combined rating of 70% or more", "rated at least 60%"): what decides
+# whether the asker's own level, told in the question, is enough.
+_THRESHOLD_RE = re.compile(r"\b\d{1,3}\s?(?:%|percent)\s+or\s+(?:more|higher|above|greater)\b|"
+                           r"\bat least\s+\d{1,3}\s?(?:%|percent)", re.IGNORECASE)
+W_THRESHOLD = 0.15
 # "A temporary 100 percent after surgery" names the temporary total rating, not a level of some table.
 _TEMPORARY_TOTAL_RE = re.compile(r"\btemporary (?:total|100 ?(?:%|percent\b))|\b100 ?(?:%|percent) temporar\w*",
                                  re.IGNORECASE)
@@ -512,6 +517,7 @@ def extractive_generate(
         # and died, can I get anything" is answered by DIC's pages.
         return Generation(text="", model=MODEL_NAME)
     comparing = bool(_COMPARISON_RE.search(question))
+    own_level = bool(_OWN_RATING_RE.search(question))
     sides = _comparison_sides(question) if comparing else []
     for words in sides:
         # "Higher-Level Review vs Supplemental Claim": each side's own page is read, ranked where it may be.
@@ -565,6 +571,8 @@ def extractive_generate(
                 score -= W_OTHER_POLARITY  # asked about a death not service connected, told of one that was
             elif connected_death and _NOT_CONNECTED_RE.search(text):
                 score -= W_OTHER_POLARITY  # and the other way round: a service-connected death's burial
+            if own_level and _THRESHOLD_RE.search(text):
+                score += W_THRESHOLD  # "he is 50% service connected, can I get the stipend": "rated 70% or more"
             scored.append((score + (W_LEVEL if levels & _row_levels(text) else 0.0), unit))
         if scored:
             by_chunk[chunk.number] = scored
