@@ -262,8 +262,9 @@ _THRESHOLD_RE = re.compile(r"\b\d{1,3}\s?(?:%|percent)\s+or\s+(?:more|higher|abo
                            r"\bat least\s+\d{1,3}\s?(?:%|percent)", re.IGNORECASE)
 W_THRESHOLD = 0.15
 # "A temporary 100 percent after surgery" names the temporary total rating, not a level of some table.
-_TEMPORARY_TOTAL_RE = re.compile(r"\btemporary (?:total|100 ?(?:%|percent\b))|\b100 ?(?:%|percent) temporar\w*",
-                                 re.IGNORECASE)
+_TEMPORARY_TOTAL_RE = re.compile(r"\btemporary (?:total|100 ?(?:%|percent\b))|\b100 ?(?:%|percent) temporar\w*|"
+                                 # "after the 100% period ends": a knee replacement's months at 100 percent.
+                                 r"\b100 ?(?:%|percent) (?:period|months?|stretch)\b", re.IGNORECASE)
 # "Three ratings at 10 percent, what's my combined": the levels are the asker's, not the ones asked about.
 _COMBINED_RE = re.compile(r"\bcombin\w*", re.IGNORECASE)
 # A yes/no question ("do I need ...", "can I get ...") is answered by the explanation before any table.
@@ -1136,12 +1137,12 @@ def _every_level_asked(
     borrowed: list[Unit] = []
     used = {u.chunk_number for u in chosen}
     for level in sorted(missing):
-        for chunk in sources:
-            if chunk.number in used or chunk_types.get(chunk.chunk_id) != "rating_table" or not holds_in_full(chunk):
-                continue
+        # A table giving the level in full first; else a condition's own row for it ("30% — ..." of PTSD's page).
+        tables = [c for c in sources if chunk_types.get(c.chunk_id) == "rating_table" and c.number not in used]
+        for chunk in sorted(tables, key=lambda c: not holds_in_full(c)):
             rows = [Unit(chunk.number, position, text, np.asarray(vector, dtype=np.float32))
                     for position, (text, vector) in enumerate(units.get(chunk.chunk_id, ()))
-                    if level in _row_levels(text)]
+                    if _row_levels(text) == {level}]
             if rows:
                 borrowed.append(rows[0])
                 used.add(chunk.number)
