@@ -1502,6 +1502,10 @@ def test_a_measurement_inside_one_rows_range_puts_that_row_first():
     # A rating is no measurement, and a value on two rows' edge decides nothing.
     assert answer("im rated 60 percent for copd, what are the levels").startswith("DC 6604")
     assert answer("my fev1 is 55 percent and dlco 56 percent, what rating").startswith("DC 6604")
+    # The test named decides: FEV-1 at 70 is the 30% row, though the 10% row's DLCO range holds 70 too.
+    assert answer("my fev1 came back 70 percent predicted, what rating").startswith("- 30% — FEV-1 56 to 70 percent")
+    # A measurement two rows hold puts neither first, even when only one of them says "predicted".
+    assert answer("my lung test came back 70 percent predicted, what rating").startswith("DC 6604")
 
 
 def test_another_sources_table_lead_without_its_rows_or_codes_is_not_borrowed():

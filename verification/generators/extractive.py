@@ -1279,7 +1279,7 @@ _NEGATED_RE = re.compile(r"\b(?:don'?t|do not|doesn'?t|does not|didn'?t|not|no|n
 # degrees", "FEV-1 40 to 55 percent"). A percent counts only as a test's or a body area's, never as a rating.
 _UNIT = r"(?P<unit>months?|degrees?|days?|weeks?|years?|percent|%)"
 _ASKED_MEASURE_RE = re.compile(
-    r"(?:(?P<test>fev-?1|fvc|dlco|predicted|body|skin|exposed|area|covers?)\D{0,12})?(?<![\d.,$/-])"
+    r"(?:(?P<test>fev-?1|fvc|dlco|predicted|body|skin|exposed|area|covers?)\D{0,20})?(?<![\d.,$/-])"
     r"(?P<value>\d{1,3}(?:\.\d+)?)\s*" + _UNIT + r"(?P<after>\s+(?:predicted|of (?:my|the) (?:body|skin)))?",
     re.IGNORECASE)
 _ROW_RANGE_RE = re.compile(
@@ -1293,21 +1293,34 @@ def _unit_of(word: str) -> str:
     return "percent" if word in ("%", "percent") else word.rstrip("s")
 
 
-def _measures(question: str) -> list[tuple[float, str]]:
+# The lung tests a row's range may be of ("FVC 65 to 74 percent, or DLCO 56 to 65 percent").
+_LUNG_TEST_RE = re.compile(r"\b(fev-?1(?:/fvc)?|fvc|dlco)\b", re.IGNORECASE)
+
+
+def _lung_test(text: str) -> str:
+    found = _LUNG_TEST_RE.findall(text)
+    return found[-1].lower().replace("-", "") if found else ""
+
+
+def _measures(question: str) -> list[tuple[float, str, str]]:
+    """The measurements the asker gives: value, unit and the lung test it is of, if named ("FVC 70 percent")."""
     found = []
     for m in _ASKED_MEASURE_RE.finditer(question):
         unit = _unit_of(m.group("unit"))
         if unit == "percent" and not (m.group("test") or m.group("after")):
             continue  # "rated 30%": a rating, not a measurement
-        found.append((float(m.group("value")), unit))
+        found.append((float(m.group("value")), unit, _lung_test(m.group("test") or "")))
     return found
 
 
-def _in_a_range(measured: list[tuple[float, str]], text: str) -> bool:
-    """Whether a measurement of the question falls inside a range the row states in the same unit."""
+def _in_a_range(measured: list[tuple[float, str, str]], text: str) -> bool:
+    """Whether a measurement of the question falls inside a range the row states in the same unit, and of the
+    same test when both name one ("FVC 70 percent" is not inside the 10% row's "DLCO 66 to 80 percent")."""
     for m in _ROW_RANGE_RE.finditer(text):
         low, high, unit = float(m.group("low")), float(m.group("high")), _unit_of(m.group("unit"))
-        if any(u == unit and low <= value <= high for value, u in measured):
+        test = _lung_test(text[max(0, m.start() - 12):m.start()])
+        if any(u == unit and low <= value <= high and not (asked and test and asked != test)
+               for value, u, asked in measured):
             return True
     return False
 
@@ -1337,6 +1350,8 @@ def _described_row_first(units: list[Unit], question: str, chunk_of: Mapping[int
     measured = _measures(described)
     # A measurement decides by itself ("forward flexion 55 degrees": every row speaks of flexion).
     matched = [u for u in rows if _in_a_range(measured, u.text.split("—", 1)[-1])]
+    if len(matched) > 1:
+        return units  # the measurement fits several rows: a word they share would only pick one by chance
     if len(matched) != 1:
         matched = [u for u in rows if asked_words & content_words(_ROW_LEVEL_RE.sub("", u.text))
                    or asked_numbers & set(_MEASURE_RE.findall(u.text.split("—", 1)[-1]))]
