@@ -1464,6 +1464,14 @@ def test_the_one_row_the_askers_description_names_leads_the_table():
     assert answer("what rating for sleep apnea that requires something").startswith("DC 6847")
     # Asked for the levels alone, the table keeps its order.
     assert answer("what are the sleep apnea ratings").startswith("DC 6847")
+    # What the asker says did not work is not their row either.
+    hives = [("DC 7825 chronic urticaria (hives) is rated in 38 CFR 4.118:", LEAD),
+             ("10% — controlled with first-line treatment (antihistamines)", OFF),
+             ("30% — needs second-line treatment for control, such as corticosteroids", OFF),
+             ("60% — refractory hives that need third-line treatment", OFF)]
+    assert table_answer("antihistamines dont control my hives anymore, what rating", hives).startswith("DC 7825")
+    assert table_answer("hives, antihistamines dont control it so im on corticosteroids, what %", hives).startswith(
+        "- 30% — needs second-line treatment")
 
 
 def test_the_branch_of_a_dated_rule_that_fits_the_askers_year_of_leaving_leads():

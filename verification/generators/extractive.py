@@ -1271,7 +1271,10 @@ _ROW_MATCH_GENERIC = content_words("rating rated rate ratings percent percentage
 _MEASURE_RE = re.compile(r"(?<![\d.,$/-])(\d{1,3}(?:\.\d+)?)(?![\d.,/-]?\d)(?!\s*(?:%|percent\b|per ?cent\b))")
 TABLE_MIN_ROWS = 3
 _NEGATED_RE = re.compile(r"\b(?:don'?t|do not|doesn'?t|does not|didn'?t|not|no|never|without|isn'?t|can'?t|cannot)\b"
-                         r"(?:\s+[\w'-]+){0,3}", re.IGNORECASE)
+                         r"(?:\s+[\w'-]+){0,3}|"
+                         # "antihistamines don't control it", "the cream stopped working": what failed is not theirs.
+                         r"\b[\w'-]+\s+(?:don'?t|do not|doesn'?t|does not|didn'?t|did not|no longer|stopped|won'?t)\s+"
+                         r"(?:control|help|work)\w*", re.IGNORECASE)
 
 
 # "served 20 months", "flexion 55 degrees", "FEV1 45 percent predicted": a measurement and its unit, and a row's
