@@ -743,6 +743,8 @@ def test_topics_accept_lists_from_the_database():
          "can va reduce me if i ask for an increase increased rating claim filing for an increase lower my rating "
          "reduce rating improvement"),
         ("my doc has me on prednisone", "my doc has me on prednisone corticosteroids"),
+        ("just filed for hearing loss. can the va speed it up",
+         "just filed for hearing loss. can the va speed it up priority processing"),
         ("will va pay me back to when i got out", "will va pay me back to when i got out effective date day after separation"),
         ("got denied for hearing loss back in 2015. can i try again",
          "got denied for hearing loss back in 2015. can i try again reopening a denied claim Supplemental Claim"),

@@ -104,7 +104,9 @@ _NOT_ITS_TABLE_RE = re.compile(
     r"what (?:evidence|proof|documents)|deferr(?:ed|al)|any money|"
     # "Bad before I joined and the army made it worse", "not on my entrance physical", "what effective date".
     r"pre-?\s?existing|before (?:i|he|she) (?:joined|enlisted|went in|entered)|entrance (?:exam|physical)|"
-    r"(?:made|make|making) (?:it|them|that|this) (?:\w+ )?worse|aggravat\w*|effective date)\b",
+    r"(?:made|make|making) (?:it|them|that|this) (?:\w+ )?worse|aggravat\w*|effective date|"
+    # "Just filed for hearing loss, can VA speed it up", "my PTSD claim has been pending 8 months".
+    r"speed\w* (?:it |this |things )?up|rush (?:it|this)|expedit\w*|pending)\b",
     re.IGNORECASE)
 # A condition's table, when its claim or review is asked about and not its levels.
 W_UNASKED_TABLE = 0.3
