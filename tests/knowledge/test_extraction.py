@@ -743,6 +743,8 @@ def test_topics_accept_lists_from_the_database():
          "can va reduce me if i ask for an increase increased rating claim filing for an increase lower my rating "
          "reduce rating improvement"),
         ("my doc has me on prednisone", "my doc has me on prednisone corticosteroids"),
+        ("my back claim has been pending 9 months, normal?",
+         "my back claim has been pending 9 months, normal? How long does a VA disability claim take"),
         ("just filed for hearing loss. can the va speed it up",
          "just filed for hearing loss. can the va speed it up priority processing"),
         ("will va pay me back to when i got out", "will va pay me back to when i got out effective date day after separation"),
