@@ -520,7 +520,9 @@ def extractive_generate(
         # and died, can I get anything" is answered by DIC's pages.
         return Generation(text="", model=MODEL_NAME)
     comparing = bool(_COMPARISON_RE.search(question))
-    own_level = bool(_OWN_RATING_RE.search(question))
+    # "He is 50% service connected, can I get the stipend": whether the asker's own level is enough is asked
+    # (not how to apply, nor what happens to a payment).
+    own_level = bool(_OWN_RATING_RE.search(question)) and bool(_YES_NO_RE.search(question)) and not wants_form
     sides = _comparison_sides(question) if comparing else []
     for words in sides:
         # "Higher-Level Review vs Supplemental Claim": each side's own page is read, ranked where it may be.
