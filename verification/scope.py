@@ -101,13 +101,15 @@ class ScopeDecision:
 @dataclass(frozen=True, slots=True)
 class AgencyRule:
     """Another agency's program: any of ``phrases`` refuses, unless ``keep_if`` matches, or (when
-    ``va_interaction_in_scope``) the question also names a VA benefit and an interaction word."""
+    ``va_interaction_in_scope``) the question also names a VA benefit and an interaction word. Any of
+    ``outright`` refuses whatever VA benefit the question names, unless ``keep_if`` matches."""
 
     agency: str
     handler: str
     phrases: tuple[str, ...]
     keep_if: tuple[str, ...] = ()
     va_interaction_in_scope: bool = True
+    outright: tuple[str, ...] = ()
 
 
 IN_SCOPE = ScopeDecision(in_scope=True)
@@ -116,8 +118,8 @@ IN_SCOPE = ScopeDecision(in_scope=True)
 # table compiled to one word-bounded alternation. The file's comments say why each entry is there.
 SCOPE_PHRASES_FILE = PHRASES_DIR / "scope.yaml"
 _AGENCY_RULE_FIELDS = {"agency": TEXT, "handler": TEXT, "phrases": REGEXES, "keep_if": REGEXES,
-                       "va_interaction_in_scope": FLAG}
-_AGENCY_RULE_DEFAULTS = {"keep_if": (), "va_interaction_in_scope": True}
+                       "va_interaction_in_scope": FLAG, "outright": REGEXES}
+_AGENCY_RULE_DEFAULTS = {"keep_if": (), "va_interaction_in_scope": True, "outright": ()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,7 +188,8 @@ class _Compiled:
     chit_chat: re.Pattern[str]
     outside_benefits: re.Pattern[str]
     greeting_only: re.Pattern[str]
-    agency_rules: tuple[tuple[AgencyRule, re.Pattern[str], re.Pattern[str] | None], ...]
+    # Each rule with its phrases, its outright phrases and its keep_if, compiled (None when it has none).
+    agency_rules: tuple[tuple[AgencyRule, re.Pattern[str], re.Pattern[str] | None, re.Pattern[str] | None], ...]
 
 
 @functools.cache
@@ -204,7 +207,8 @@ def _compiled(tables: ScopeTables) -> _Compiled:
             r"^(?:(?:" + "|".join(tables.greetings) + r")(?: there| bot| friend| all| again| everyone)?[\s!.,?:)(-]*)+$"
         ),
         agency_rules=tuple(
-            (rule, _alternation(rule.phrases), _alternation(rule.keep_if) if rule.keep_if else None)
+            (rule, _alternation(rule.phrases), _alternation(rule.outright) if rule.outright else None,
+             _alternation(rule.keep_if) if rule.keep_if else None)
             for rule in tables.other_agency_rules
         ),
     )
@@ -258,13 +262,14 @@ def scope_check(*, question: str, tables: ScopeTables | None = None) -> ScopeDec
         return ScopeDecision(in_scope=False, category=CATEGORY_OUTSIDE_BENEFITS, matched=outside.group(0))
 
     va_interaction = bool(rules.va_benefit.search(text) and rules.interaction.search(text))
-    for rule, pattern, keep_pattern in rules.agency_rules:
-        found = pattern.search(text)
+    for rule, pattern, outright_pattern, keep_pattern in rules.agency_rules:
+        outright = outright_pattern.search(text) if outright_pattern is not None else None
+        found = outright or pattern.search(text)
         if not found:
             continue
         if keep_pattern is not None and keep_pattern.search(text):
             continue
-        if rule.va_interaction_in_scope and va_interaction:
+        if not outright and rule.va_interaction_in_scope and va_interaction:
             continue
         return ScopeDecision(
             in_scope=False,
