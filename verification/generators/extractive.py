@@ -653,9 +653,8 @@ def extractive_generate(
             else:
                 chosen = table + beside  # "what is the rating": the levels answer, the explanation follows
                 leading = table[0].chunk_number
-    asked_rows = len(chosen)
-    chosen = _every_level_asked(chosen, levels, sources, units, chunk_types, holds_level_in_full)
-    borrowed_rows = len(chosen) > asked_rows
+    borrowed_rows = _levels_missing_rows(chosen, levels, sources, units, chunk_types, holds_level_in_full)
+    chosen = [*chosen, *borrowed_rows]
     total = sum(len(u.text) for u in chosen)
     others = sorted(((s, u) for n, scored in by_chunk.items() if n != best_unit.chunk_number for s, u in scored),
                     key=lambda c: -c[0])
@@ -708,7 +707,8 @@ def extractive_generate(
 
     order = {n: i for i, n in enumerate(dict.fromkeys([leading, *[u.chunk_number for u in chosen]]))}
     chosen.sort(key=lambda u: (order[u.chunk_number], u.position))
-    chosen = _rows_together(chosen, borrowed_rows)
+    if borrowed_rows:
+        chosen = _rows_together(chosen)
     chosen = _direct_first(chosen, best_unit, {id(u): score for scored in by_chunk.values() for score, u in scored})
     if len(sides) == 2 and not any(sides[0] | sides[1] <= content_words(c.title) for c in read):
         # (A page on both, "TDIU versus a 100% schedular rating", compares them itself.)
@@ -1128,15 +1128,15 @@ def levels_asked(question: str, *, asked_as: str | None = None) -> frozenset[int
     return written | {n for n in bare if n <= 100 and n % 10 == 0}
 
 
-def _every_level_asked(
+def _levels_missing_rows(
     chosen: list[Unit], levels: frozenset[int], sources: Sequence[SourceChunk],
     units: Mapping[int, Sequence[tuple[str, np.ndarray]]], chunk_types: Mapping[int, str],
     holds_in_full: Callable[[SourceChunk], bool],
 ) -> list[Unit]:
-    """Give each level asked about ("the difference between 50 and 70 percent for PTSD") its row: a level the
-    chosen rows lack is taken from the table that holds it in full (the 70% page beside the 50% one)."""
+    """The rows of the levels asked about that the chosen rows lack ("the difference between 50 and 70 percent
+    for PTSD": the 70% row), each from the table that holds it in full (the 70% page beside the 50% one)."""
     if len(levels) < 2 or not any(_ROW_RE.match(u.text) for u in chosen):
-        return chosen
+        return []
     missing = levels - frozenset().union(*(_row_levels(u.text) for u in chosen))
     borrowed: list[Unit] = []
     used = {u.chunk_number for u in chosen}
@@ -1151,20 +1151,17 @@ def _every_level_asked(
                 borrowed.append(rows[0])
                 used.add(chunk.number)
                 break
-    if not borrowed:
-        return chosen
-    return [*chosen, *borrowed]
+    return borrowed
 
 
-def _rows_together(chosen: list[Unit], borrowed: bool) -> list[Unit]:
+def _rows_together(chosen: list[Unit]) -> list[Unit]:
     """Read rows borrowed from other tables where the first table's rows are, lowest level first."""
-    if not borrowed:
-        return chosen
     rows = [u for u in chosen if _ROW_RE.match(u.text) and _row_levels(u.text)]
     if len({u.chunk_number for u in rows}) < 2:
         return chosen
-    first = chosen.index(rows[0])
-    rest = [u for u in chosen if not any(u is r for r in rows)]
+    first = next(index for index, u in enumerate(chosen) if u is rows[0])  # by identity: units hold arrays
+    row_ids = {id(u) for u in rows}
+    rest = [u for u in chosen if id(u) not in row_ids]
     rows.sort(key=lambda u: min(_row_levels(u.text)))
     return [*rest[:first], *rows, *rest[first:]]
 
@@ -1300,8 +1297,10 @@ def _unit_of(word: str) -> str:
     return "percent" if word in ("%", "percent") else word.rstrip("s")
 
 
-# The lung tests a row's range may be of ("FVC 65 to 74 percent, or DLCO 56 to 65 percent").
+# The lung tests a row's range may be of ("FVC 65 to 74 percent, or DLCO 56 to 65 percent"), named within
+# _TEST_NAME_CHARS before the range.
 _LUNG_TEST_RE = re.compile(r"\b(fev-?1(?:/fvc)?|fvc|dlco)\b", re.IGNORECASE)
+_TEST_NAME_CHARS = 12
 
 
 def _lung_test(text: str) -> str:
@@ -1325,7 +1324,7 @@ def _in_a_range(measured: list[tuple[float, str, str]], text: str) -> bool:
     same test when both name one ("FVC 70 percent" is not inside the 10% row's "DLCO 66 to 80 percent")."""
     for m in _ROW_RANGE_RE.finditer(text):
         low, high, unit = float(m.group("low")), float(m.group("high")), _unit_of(m.group("unit"))
-        test = _lung_test(text[max(0, m.start() - 12):m.start()])
+        test = _lung_test(text[max(0, m.start() - _TEST_NAME_CHARS):m.start()])
         if any(u == unit and low <= value <= high and not (asked and test and asked != test)
                for value, u, asked in measured):
             return True
