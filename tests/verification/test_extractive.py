@@ -704,6 +704,13 @@ def test_a_time_limit_question_is_answered_by_the_limit_not_by_another_figure():
     text = generate("how long do i have to use the montgomery gi bill", units, {1: 0.7}).text
     assert text.startswith("You generally have 10 years"), text
 
+    # A limit in a source far below the best in meaning is another process's: "how long do I have to respond" to a
+    # proposed reduction is not answered by the decision reviews' one year.
+    units = {1: [("When VA proposes to reduce your rating, you can ask for a hearing.", ON_TOPIC)],
+             2: [("A Higher-Level Review must be requested within one year of the decision.", ON_TOPIC)]}
+    text = generate("va proposes to reduce my rating, how long do i have to respond", units, {1: 0.77, 2: 0.59}).text
+    assert text.startswith("When VA proposes to reduce your rating"), text
+
 
 def test_a_sentence_adding_to_another_does_not_lead_even_when_its_also_comes_late():
     units = {1: [("Deadlines for reviewing a decision: a Higher-Level Review is due within one year.", NEAR),

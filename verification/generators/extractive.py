@@ -213,6 +213,9 @@ _TIME_LIMIT_QUESTION_RE = re.compile(
 _NUMBER_WORDS = r"\d[\d,.]*|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty"
 W_COUNT = 0.25
 W_DEADLINE = 0.4
+# A count or limit in a source well below the best in meaning is another process's ("VA proposes to cut my rating,
+# how long do I have to respond" met the decision reviews' "within one year" fourth): it earns no bonus.
+COUNT_SOURCE_FLOOR = 0.8
 # "If you apply within 240 days, you need not prove good health": a condition's window, not the limit asked about
 # (the limit in the main clause still counts: "If you get emergency care elsewhere, notify VA within 72 hours").
 _CONDITIONAL_RE = re.compile(r"^\s*(?:if|when|once|unless)\b[^,;]*[,;]", re.IGNORECASE)
@@ -564,7 +567,8 @@ def extractive_generate(
                 continue
             unit = Unit(chunk.number, position, text, np.asarray(vector, dtype=np.float32))
             score = _unit_score(unit, question_vector, aspect_words, unit_entities, chunk_match, wants_number, wants_form)
-            if counted and (found := counted.search(text)) and not (time_limit and _in_condition(text, found.start())):
+            if counted and (found := counted.search(text)) and not (time_limit and _in_condition(text, found.start())) \
+                    and chunk.score >= COUNT_SOURCE_FLOOR * top_score:
                 # "How many months", "how long do I have to": a count of the thing asked ("up to 36 months of
                 # benefits", "within 1 year and 120 days") is the number asked for, more than any figure
                 # ("up to $500,000"), which earns W_NUMBER too. It orders; the floors are set without it.
