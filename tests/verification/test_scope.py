@@ -63,6 +63,8 @@ CHILD_SUPPORT = "State child support agency"
 HIRING = "Federal hiring (USAJOBS)"
 
 OTHER_AGENCY_QUESTIONS = [
+    ("I'm active duty Navy, my chief won't approve my leave for my sister's wedding. Can he do that?", DOD),
+    ("how do i get a private pilot license after i get out", FAA),
     ("How do I apply for SSDI?", SSA),
     # VA named with a common word ("like", "if", "and") is not a question on how the two programs meet.
     ("tricare prime denied my referral for a back MRI. how do i appeal that, is it a higher level review like va?",
@@ -217,6 +219,10 @@ CRISIS_QUESTIONS = [
     "my husband is a vet and he told me he wants to kill himself",
     "my brother is suicidal since he got home, what do I do",
     "my dad keeps talking about ending his life",
+    "I have my pistol in my lap right now and I just want the noise in my head to stop",
+    "im so tired of everything. nobody would even notice if i was gone",
+    "no one would miss me anyway",
+    "sitting here with a gun in my hand, whats the point",
 ]
 
 CHIT_CHAT_QUESTIONS = [
@@ -241,6 +247,10 @@ CHIT_CHAT_QUESTIONS = [
 ]
 
 IN_SCOPE_QUESTIONS = [
+    "Does the GI bill pay for a private pilot license",
+    "can voc rehab pay for flight school to get my pilot license",
+    "I had knee surgery last year, which rating should I get now?",
+    "Filipino veterans equity compensation, who can get it?",
     "What is the rating for tinnitus?",
     "I have ringing in my ears from artillery, can I get compensation?",
     "My back hurts from service what rating can I get",
@@ -297,6 +307,8 @@ IN_SCOPE_QUESTIONS = [
     "Hi, how do I file a claim?",
     "Thanks! How do I check my claim status?",
     # Suicide named, but not the asker's own crisis.
+    "I was gone on orders for 6 months, nobody told me about the deadline, can I still appeal?",
+    "Can I bring my gun collection when I move into a VA-financed home?",
     "My son died by suicide after service, can I get DIC?",
     "How is PTSD with suicidal ideation rated?",
     # Medical words inside a benefits question stay in scope.
@@ -314,6 +326,9 @@ IN_SCOPE_QUESTIONS = [
 
 
 OUTSIDE_BENEFITS_QUESTIONS = [
+    "If aliens abducted me while I was on guard duty would the injuries be service connected?",
+    "What's a good cortisone shot vs surgery for a torn meniscus, which should I do?",
+    "Does the Philippine government pay a pension to Filipino WWII guerrilla veterans?",
     "does costco give a veterans discount",
     # Named beside a benefit, still not one: a poem, a vote, a job, a truck, an agent to pick.
     "write me a short love poem for my wife about our first house we bought with my va loan",
