@@ -144,6 +144,10 @@ _RATING_RE = re.compile(
 # "50, 20 and 10, VA says 60 combined; do I qualify for unemployability?": the ratings are the story, TDIU's
 # rules (which read the combined figure and the highest rating) are what is asked.
 _OTHER_QUESTION_RE = re.compile(r"\b(?:unemployab\w*|tdiu|iu|individual unemployability)\b", re.IGNORECASE)
+# "I lost my award letter and can't remember if it's 70 or 80": two guesses at one figure, not two ratings; the
+# asker's own record answers.
+_UNSURE_RE = re.compile(r"\b(?:remember|recall|sure|know|certain)\b[^.?!]{0,30}?\b\d{1,3}\s?(?:%|percent)?\s+or\s+\d{1,3}\b",
+                        re.IGNORECASE)
 # "not 100%", "make 80", "is only 30%", "does that make me 20 percent", "will I get 70", "isn't that 80", "why
 # is my rating 70": the total the asker expected or was given, not a rating.
 _BELIEF_BEFORE_RE = re.compile(r"\b(?:not|make|makes|equal|equals|be|only|is that|isn'?t that|isn'?t it|get|gives?|to|hit|"
@@ -218,7 +222,7 @@ def combined_question_parse(*, text: str) -> CombinedQuestion | None:
     rated 10% each, why is my combined rating only 30%".
     """
     trigger = _COMBINE_RE.search(text)
-    if not trigger or _OTHER_QUESTION_RE.search(text):
+    if not trigger or _OTHER_QUESTION_RE.search(text) or _UNSURE_RE.search(text):
         return None
     if len({m.group(0).lower().removeprefix("obstructive ") for m in _RESPIRATORY_RE.finditer(text)}) > 1:
         return None  # "50% sleep apnea and 30% asthma, do they combine": 38 CFR 4.96 says they do not

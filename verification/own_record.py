@@ -81,9 +81,17 @@ def own_record_patterns_get() -> dict[str, re.Pattern[str]]:
             for kind, phrases in tables.items() if not kind.startswith("_")}
 
 
+# "My claim status says 'preparation for notification', what does that mean": the asker has read their record
+# and asks what its words mean, which the pages on the claim's steps answer.
+_MEANING_ASKED_RE = re.compile(r"\b(?:says?|said|shows?|showing|showed|reads|changed to|moved to|went to|is in|is at)\b"
+                               r"[^?!]{1,80}\bwhat (?:does|do|did|is) (?:that|this|it|those|these)(?: status| step)? mean")
+
+
 def own_record_kind(*, question: str) -> str | None:
     """Return which part of the asker's own record the question asks about, or None."""
     text = _TRAILING_PUNCT_RE.sub("", _WHITESPACE_RE.sub(" ", question.translate(_APOSTROPHES).casefold()).strip())
+    if _MEANING_ASKED_RE.search(text):
+        return None
     for kind, pattern in own_record_patterns_get().items():
         if pattern.search(text):
             return kind

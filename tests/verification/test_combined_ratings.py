@@ -120,6 +120,14 @@ def test_adding_a_wife_is_a_dependent_not_a_rating_to_combine():
     assert combined_question_parse(text="I have 20 and 10, if I add them what do I get").ratings == (20, 10)
 
 
+def test_two_guesses_at_ones_own_rating_are_not_ratings_to_combine():
+    from verification.combined_ratings import combined_question_parse
+    assert combined_question_parse(text="What's my combined rating? I lost my award letter and can't remember if "
+                                        "it's 70 or 80") is None
+    assert combined_question_parse(text="not sure if my knee is 10 or 20, my back is 40, what's my combined") is None
+    assert combined_question_parse(text="I have 70 or so for ptsd and 30 for my back, combined?").ratings == (70, 30)
+
+
 def test_a_question_about_unemployability_is_not_a_calculation():
     from verification.combined_ratings import combined_question_parse
     assert combined_question_parse(text="Im 50% ptsd, 20% back and 10% tinnitus and va says im 60 combined. "

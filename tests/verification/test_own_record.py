@@ -32,6 +32,7 @@ from verification.own_record import (
         ("hi, what is my current rating?", KIND_RATING),
         ("what am i rated at", KIND_RATING),
         ("when is my next payment", KIND_PAYMENT),
+        ("Why did my VA payment drop by like $200", KIND_PAYMENT),
         ("I haven't received my back pay yet", KIND_PAYMENT),
         ("did VA get my form", KIND_DOCUMENTS),
         ("Did VA receive my 21-526EZ form?", KIND_DOCUMENTS),
@@ -41,6 +42,7 @@ from verification.own_record import (
         ("what day will va decide my claim?", KIND_CLAIM_STATUS),
         ("how long until my claim is decided", KIND_CLAIM_STATUS),
         ("whats my current combined rating? i forgot", KIND_RATING),
+        ("What's my combined rating? I lost my award letter and can't remember if it's 70 or 80", KIND_RATING),
         ("how much back pay will I get exactly", KIND_PAYMENT),
         ("did my buddy get approved for his tinnitus", KIND_SOMEONE_ELSE),
         ("did my uncle's widow apply for DIC?", KIND_SOMEONE_ELSE),
@@ -71,6 +73,8 @@ def test_questions_about_the_askers_own_record_are_recognised(question, kind):
     "can my husband's rating go up if he gets worse",
     "is my husband already rated 100, can he get more",
     "is his wife eligible for champva",
+    "My claim status says 'preparation for notification'. what does that mean, am i almost done?",
+    "my claim status changed to gathering evidence again, what does that mean",
 ])
 def test_general_questions_are_not_about_the_askers_record(question):
     assert own_record_kind(question=question) is None
@@ -96,6 +100,7 @@ def test_every_answer_says_where_the_record_lives_and_who_helps():
 @pytest.mark.usefixtures("bundled_kb")
 @pytest.mark.parametrize(("question", "kind"), [("what is my claim status", KIND_CLAIM_STATUS),
                                                 ("when is my next payment", KIND_PAYMENT),
+        ("Why did my VA payment drop by like $200", KIND_PAYMENT),
                                                 ("did my buddy get approved for his tinnitus", KIND_SOMEONE_ELSE)])
 def test_the_pipeline_answers_with_where_the_record_lives(question, kind):
     from verification.services import answer_question
