@@ -1523,6 +1523,49 @@ def test_a_measurement_inside_one_rows_range_puts_that_row_first():
     assert answer("my lung test came back 70 percent predicted, what rating").startswith("DC 6604")
 
 
+
+NECK = [
+    ("Cervical spine levels of the General Rating Formula for the Spine:", LEAD),
+    ("10% — forward flexion over 30 and up to 40 degrees, or combined motion over 170 and up to 335 degrees", OFF),
+    ("20% — forward flexion greater than 15 but not greater than 30 degrees; or combined motion of 170 degrees or less",
+     OFF),
+    ("30% — forward flexion of 15 degrees or less, or favorable ankylosis of the entire cervical spine", OFF),
+]
+EPISODES = [
+    ("Incapacitating-episode levels, by total duration during the past 12 months:", LEAD),
+    ("20% — at least 2 weeks but less than 4 weeks", OFF),
+    ("40% — at least 4 weeks but less than 6 weeks", OFF),
+    ("60% — at least 6 weeks", OFF),
+]
+KNEE = [
+    ("DC 5260 rates how far the knee can bend.", LEAD),
+    ("0% — flexion limited to 60 degrees", OFF),
+    ("10% — flexion limited to 45 degrees", OFF),
+    ("20% — flexion limited to 30 degrees", OFF),
+]
+
+
+def test_a_measurement_meets_a_rows_range_as_the_row_bounds_it():
+    # An end the row excludes ("greater than 30", "less than 6 weeks") is not inside it; an open end is a range too.
+    assert table_answer("my neck only bends forward 30 degrees, what %", NECK).startswith(
+        "- 20% — forward flexion greater than 15")
+    assert table_answer("neck bends forward 10 degrees", NECK).startswith("- 30% — forward flexion of 15 degrees or less")
+    assert table_answer("neck flexion is 35 degrees", NECK).startswith("- 10% — forward flexion over 30 and up to 40")
+    assert table_answer("bed rest about 6 weeks last year for my disc, what rating", EPISODES).startswith(
+        "- 60% — at least 6 weeks")
+    assert table_answer("bed rest 5 weeks last year", EPISODES).startswith("- 40% — at least 4 weeks")
+    # The combined motion is the sum of six: one motion is not compared with it, a combined one is.
+    assert table_answer("my neck bends forward 50 degrees, what rating", NECK).startswith("Cervical spine levels")
+    assert table_answer("neck combined range of motion is 200 degrees", NECK).startswith(
+        "- 10% — forward flexion over 30")
+    # A unit every row writes names none of them; the number a row states does.
+    assert table_answer("i can only bend my knee to 45 degrees, what is the rating", KNEE).startswith(
+        "- 10% — flexion limited to 45 degrees")
+    # A percent the word "rating" follows is the level asked, though a test is named before it.
+    from verification.generators.extractive import levels_asked
+    assert levels_asked("what FEV-1 do i need for 30% asthma rating") == frozenset({30})
+    assert not table_answer("what fev1 do i need for a 30% copd rating", COPD).startswith("- 100%")
+
 def test_another_sources_table_lead_without_its_rows_or_codes_is_not_borrowed():
     # "I'm 60% with a wife and 2 kids, how much a month": the pension's "Maximum Annual Pension Rates ... :" came
     # after the compensation answer, a heading with nothing under it. (One naming codes still says something:

@@ -138,6 +138,10 @@ _LEVEL_ASKED_RE = re.compile(r"\b(\d{1,3})\s?(?:%|percent\b|per cent\b)(?!\s*(?:
                              re.IGNORECASE)
 _MEASURED_BEFORE_RE = re.compile(r"(?:\bfev-?1|\bfvc|\bdlco|ejection fraction|\bl?v?ef|saturation|\bspo2|oxygen|"
                                  r"\bgfr)\b[^.?!%\d]{0,20}$", re.IGNORECASE)
+# "What FEV-1 do I need for a 30% asthma rating": a percent the word "rating" follows is the level, whatever test
+# the question named before it.
+_RATING_AFTER_RE = re.compile(r"(?:\s+(?!(?:what|which|how|is|was|would|will|do|does|could|can|for|and|or|so)\b)"
+                              r"[a-z/&'-]+){0,2}\s+rating\b", re.IGNORECASE)
 _BARE_LEVEL_RE = re.compile(
     # "Is that 20 or 40 percent": the first of two levels offered.
     r"\b(?:for|to|get|reach|at|an?|the|that|it|either|between)\s+(\d{2,3})(?=\s+(?:or|and)\s+\d{2,3}\s?(?:%|percent\b))|"
@@ -1125,7 +1129,8 @@ def levels_asked(question: str, *, asked_as: str | None = None) -> frozenset[int
     rating taken out: "I'm at 50% for depression, what gets me bumped to 70" still writes its levels in percent.
     """
     written = frozenset(int(m.group(1)) for m in _LEVEL_ASKED_RE.finditer(question)
-                        if int(m.group(1)) <= 100 and not _MEASURED_BEFORE_RE.search(question[:m.start()]))
+                        if int(m.group(1)) <= 100 and (not _MEASURED_BEFORE_RE.search(question[:m.start()])
+                                                       or _RATING_AFTER_RE.match(question, m.end())))
     if not written and not (asked_as and _LEVEL_ASKED_RE.search(asked_as)):
         return written
     bare = {int(n) for pair in _BARE_LEVEL_RE.findall(question) for n in pair if n}
@@ -1272,7 +1277,9 @@ def _cite(text: str, number: int) -> str:
 # Words a rating question and every row share ("what rating for my sleep apnea"), and numbers that are no
 # measurement (a rating, a year, a code).
 _ROW_MATCH_GENERIC = content_words("rating rated rate ratings percent percentage level levels get getting would will "
-                                   "va disability service connected what how much qualify count need")
+                                   "va disability service connected what how much qualify count need "
+                                   # a measurement's unit names no row: every row of the knee's table says "degrees"
+                                   "degree degrees month months week weeks day days year years")
 _MEASURE_RE = re.compile(r"(?<![\d.,$/-])(\d{1,3}(?:\.\d+)?)(?![\d.,/-]?\d)(?!\s*(?:%|percent\b|per ?cent\b))")
 TABLE_MIN_ROWS = 3
 _NEGATED_RE = re.compile(r"\b(?:don'?t|do not|doesn'?t|does not|didn'?t|not|no|never|without|isn'?t|can'?t|cannot)\b"
@@ -1287,13 +1294,26 @@ _NEGATED_RE = re.compile(r"\b(?:don'?t|do not|doesn'?t|does not|didn'?t|not|no|n
 # degrees", "FEV-1 40 to 55 percent"). A percent counts only as a test's or a body area's, never as a rating.
 _UNIT = r"(?P<unit>months?|degrees?|days?|weeks?|years?|percent|%)"
 _ASKED_MEASURE_RE = re.compile(
-    r"(?:(?P<test>fev-?1|fvc|dlco|predicted|body|skin|exposed|area|covers?)\D{0,20})?(?<![\d.,$/-])"
+    r"(?:(?P<test>fev-?1|fvc|dlco|predicted|body|skin|exposed|area|covers?|combined)\D{0,20})?(?<![\d.,$/-])"
     r"(?P<value>\d{1,3}(?:\.\d+)?)\s*" + _UNIT + r"(?P<after>\s+(?:predicted|of (?:my|the) (?:body|skin)))?",
     re.IGNORECASE)
+# Ends are exclusive where the row says so: "greater than 30 but not greater than 60 degrees" does not hold 30,
+# "at least 4 weeks but less than 6 weeks" does not hold 6.
 _ROW_RANGE_RE = re.compile(
-    r"(?P<low>\d{1,3}(?:\.\d+)?)\s*(?:%|percent|degrees?|months?|days?|weeks?|years?)?\s*(?:but\s+)?"
-    r"(?:to|through|-|–|(?:not greater than|less than|not more than|under))\s+(?P<high>\d{1,3}(?:\.\d+)?)\s*"
+    r"(?P<lowop>greater than|more than|over)?\s*(?<![\d.])(?P<low>\d{1,3}(?:\.\d+)?)\s*"
+    r"(?:%|percent|degrees?|months?|days?|weeks?|years?)?\s*(?:but\s+)?"
+    r"(?P<op>and up to|up to|to|through|-|–|not greater than|less than|not more than|under)\s+(?P<high>\d{1,3}(?:\.\d+)?)\s*"
     + _UNIT, re.IGNORECASE)
+# A range open at one end: "forward flexion of 30 degrees or less", "FEV-1 below 40 percent", "at least 6 weeks".
+# Not a bare "not greater than 120 degrees": the spine rows give it for the combined range of motion, which a
+# single measurement ("bends forward 25 degrees") is not.
+_ROW_UPPER_RE = re.compile(r"(?:\b(?P<op>below|under|less than)\s+(?P<high>\d{1,3}(?:\.\d+)?)\s*" + _UNIT + r")|"
+                           r"(?:(?<![\d.])(?P<high2>\d{1,3}(?:\.\d+)?)\s*(?P<unit2>months?|degrees?|days?|weeks?|years?|"
+                           r"percent|%)\s+or\s+(?:less|fewer|lower)\b)", re.IGNORECASE)
+_ROW_LOWER_RE = re.compile(r"(?:\b(?<!not )(?P<op>at least|more than|greater than|over)\s+(?P<low>\d{1,3}(?:\.\d+)?)\s*" + _UNIT +
+                           r"(?!\s*(?:but|to|through|-|–)\b))|"
+                           r"(?:(?<![\d.])(?P<low2>\d{1,3}(?:\.\d+)?)\s*(?P<unit2>months?|degrees?|days?|weeks?|years?|"
+                           r"percent|%)\s+or\s+(?:more|greater|higher|longer)\b)", re.IGNORECASE)
 
 
 def _unit_of(word: str) -> str:
@@ -1312,26 +1332,62 @@ def _lung_test(text: str) -> str:
     return found[-1].lower().replace("-", "") if found else ""
 
 
+# "Combined motion of 120 degrees or less": the sum of the spine's six motions, which a single one ("bends forward
+# 25 degrees") is not; only a measurement the asker calls combined is compared with it.
+_COMBINED_MOTION_RE = re.compile(r"\bcombined\b[^;,]{0,25}$", re.IGNORECASE)
+COMBINED_MOTION = "combined"
+
+
+def _range_test(text: str, start: int) -> str:
+    """What a row's range at ``start`` is of: a lung test named just before it, or the spine's combined motion."""
+    before = text[max(0, start - _TEST_NAME_CHARS * 3):start]
+    return COMBINED_MOTION if _COMBINED_MOTION_RE.search(before) else _lung_test(before[-_TEST_NAME_CHARS:])
+
+
 def _measures(question: str) -> list[tuple[float, str, str]]:
     """The measurements the asker gives: value, unit and the lung test it is of, if named ("FVC 70 percent")."""
     found = []
     for m in _ASKED_MEASURE_RE.finditer(question):
         unit = _unit_of(m.group("unit"))
-        if unit == "percent" and not (m.group("test") or m.group("after")):
-            continue  # "rated 30%": a rating, not a measurement
-        found.append((float(m.group("value")), unit, _lung_test(m.group("test") or "")))
+        if unit == "percent" and (not (m.group("test") or m.group("after")) or _RATING_AFTER_RE.match(question, m.end())):
+            continue  # "rated 30%", "for a 30% asthma rating": a rating, not a measurement
+        named = (m.group("test") or "").lower()
+        found.append((float(m.group("value")), unit, COMBINED_MOTION if named == COMBINED_MOTION else _lung_test(named)))
+    return found
+
+
+def _row_ranges(text: str) -> list[tuple[float, bool, float, bool, str, str]]:
+    """The ranges a row states: low, whether it holds low, high, whether it holds high, unit and lung test."""
+    found, taken = [], []
+    for m in _ROW_RANGE_RE.finditer(text):
+        test = _range_test(text, m.start())
+        found.append((float(m.group("low")), not m.group("lowop"), float(m.group("high")),
+                      m.group("op").lower() not in ("less than", "under"), _unit_of(m.group("unit")), test))
+        taken.append(m.span())
+    for pattern, upper in ((_ROW_UPPER_RE, True), (_ROW_LOWER_RE, False)):
+        for m in pattern.finditer(text):
+            if any(start <= m.start() < end or start < m.end() <= end for start, end in taken):
+                continue  # "less than 6 weeks" of "at least 4 weeks but less than 6 weeks"
+            test = _range_test(text, m.start())
+            unit = _unit_of(m.group("unit") or m.group("unit2"))
+            op = (m.group("op") or "").lower()
+            if upper:
+                found.append((float("-inf"), True, float(m.group("high") or m.group("high2")), not op, unit, test))
+            else:
+                found.append((float(m.group("low") or m.group("low2")), op not in ("more than", "greater than", "over"),
+                              float("inf"), True, unit, test))
     return found
 
 
 def _in_a_range(measured: list[tuple[float, str, str]], text: str) -> bool:
     """Whether a measurement of the question falls inside a range the row states in the same unit, and of the
     same test when both name one ("FVC 70 percent" is not inside the 10% row's "DLCO 66 to 80 percent")."""
-    for m in _ROW_RANGE_RE.finditer(text):
-        low, high, unit = float(m.group("low")), float(m.group("high")), _unit_of(m.group("unit"))
-        test = _lung_test(text[max(0, m.start() - _TEST_NAME_CHARS):m.start()])
-        if any(u == unit and low <= value <= high and not (asked and test and asked != test)
-               for value, u, asked in measured):
-            return True
+    for low, low_in, high, high_in, unit, test in _row_ranges(text):
+        for value, u, asked in measured:
+            inside = (low < value or (low_in and low == value)) and (value < high or (high_in and value == high))
+            if u == unit and inside and not (asked and test and asked != test) \
+                    and (test == COMBINED_MOTION) == (asked == COMBINED_MOTION):
+                return True
     return False
 
 
