@@ -568,6 +568,13 @@ def test_topics_accept_lists_from_the_database():
          "money for that? what a 0% noncompensable rating means"),
         ("VA says they propose to reduce my PTSD from 70 to 50", "VA says they propose to reduce my PTSD from 70 to 50 "
          "proposed rating reduction 60 days to respond predetermination hearing"),
+        ("VA wants to cut my rating from 70 to 50. how long do i have to respond?", "VA wants to cut my rating from 70 "
+         "to 50. how long do i have to respond? proposed rating reduction 60 days to respond predetermination hearing "
+         "deadline must within"),
+        ("can they take away service connection for my knee", "can they take away service connection for my knee "
+         "severance of service connection protected after 10 years"),
+        ("VA wants to sever my knee service connection", "VA wants to sever my knee service connection severance of "
+         "service connection protected after 10 years"),
         ("will VA still make me do re exams", "will VA still make me do re exams periodic reexaminations"),
         ("When does my first VA disability payment show up? effective date was march 10",
          "When does my first VA disability payment show up? effective date was march 10 payments start the first "

@@ -106,7 +106,9 @@ _NOT_ITS_TABLE_RE = re.compile(
     r"pre-?\s?existing|before (?:i|he|she) (?:joined|enlisted|went in|entered)|entrance (?:exam|physical)|"
     r"(?:made|make|making) (?:it|them|that|this) (?:\w+ )?worse|aggravat\w*|effective date|"
     # "Just filed for hearing loss, can VA speed it up", "my PTSD claim has been pending 8 months".
-    r"speed\w* (?:it |this |things )?up|rush (?:it|this)|expedit\w*|pending)\b",
+    r"speed\w* (?:it |this |things )?up|rush (?:it|this)|expedit\w*|pending|"
+    # "Service connected for hearing loss for 12 years, can they take it away": the protection, not the levels.
+    r"sever(?:s|ed|ing|ance)?|take (?:it |that |my \w+ )?away|taken away|revok\w*)\b",
     re.IGNORECASE)
 # A condition's table, when its claim or review is asked about and not its levels.
 W_UNASKED_TABLE = 0.3
