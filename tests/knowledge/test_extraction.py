@@ -571,6 +571,8 @@ def test_topics_accept_lists_from_the_database():
         ("VA wants to cut my rating from 70 to 50. how long do i have to respond?", "VA wants to cut my rating from 70 "
          "to 50. how long do i have to respond? proposed rating reduction 60 days to respond predetermination hearing "
          "deadline must within"),
+        ("what is clear and unmistakable error and how do i claim it",
+         "what is clear and unmistakable error and how do i claim it"),
         ("can they take away service connection for my knee", "can they take away service connection for my knee "
          "severance of service connection protected after 10 years"),
         ("VA wants to sever my knee service connection", "VA wants to sever my knee service connection severance of "

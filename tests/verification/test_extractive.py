@@ -1566,6 +1566,22 @@ def test_a_measurement_meets_a_rows_range_as_the_row_bounds_it():
     assert levels_asked("what FEV-1 do i need for 30% asthma rating") == frozenset({30})
     assert not table_answer("what fev1 do i need for a 30% copd rating", COPD).startswith("- 100%")
 
+
+def test_a_glossary_entry_for_the_term_asked_leads_a_what_is_question():
+    examples = replace(chunk(1, 1, 0.62), title="What is and isn't clear and unmistakable error")
+    entry = replace(chunk(2, 2, 0.57), title="Clear and unmistakable error (CUE): definition")
+    other = replace(chunk(3, 3, 0.57), title="New and relevant evidence: definition")
+    units = {1: [("Examples that may be CUE: VA applied the wrong rating criteria.", ON_TOPIC)],
+             2: [("Clear and unmistakable error is an undebatable error in a final VA decision.", ON_TOPIC)],
+             3: [("New and relevant evidence is what a Supplemental Claim requires.", ON_TOPIC)]}
+    text = answer_from("what is clear and unmistakable error and how do i claim it", [examples, entry], units)
+    assert text.startswith("Clear and unmistakable error is"), text
+    # Only the entry for a term the question writes in full: "what does it mean" names no evidence term.
+    from verification.generators.extractive import _defines_asked
+    from verification.layers.citations import content_words
+    assert _defines_asked(entry.title, content_words("what is clear and unmistakable error and how do i claim it"))
+    assert not _defines_asked(other.title, content_words("what does it mean when my claim is in gathering evidence"))
+
 def test_another_sources_table_lead_without_its_rows_or_codes_is_not_borrowed():
     # "I'm 60% with a wife and 2 kids, how much a month": the pension's "Maximum Annual Pension Rates ... :" came
     # after the compensation answer, a heading with nothing under it. (One naming codes still says something:

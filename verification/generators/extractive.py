@@ -328,6 +328,21 @@ RESTATES_NEW_WORDS = 2
 # question, not the asker's, which may be put the other way round; the explanation after them is served.
 _NOT_AN_ANSWER_RE = re.compile(r"^\s*(?:[^\n]*\?\s*|(?:yes|no)[.!]?\s*)$", re.IGNORECASE)
 _LEADING_YES_NO_RE = re.compile(r"^(?:yes|no)[.!,]\s+(?=[a-z])", re.IGNORECASE)
+# "What is X", "what does X mean": a glossary entry's page ("Clear and unmistakable error (CUE): definition") weighs
+# a little more than the pages of examples and steps that name X as often.
+_DEFINITION_ASKED_RE = re.compile(r"^\W*(?:what(?:'s| is| are| does)|whats|define|meaning of)\b", re.IGNORECASE)
+_DEFINITION_TITLE_RE = re.compile(r": definition$", re.IGNORECASE)
+W_DEFINITION = 0.1
+_PARENTHESES_RE = re.compile(r"\([^)]*\)")
+
+
+def _defines_asked(title: str, q_words: frozenset[str]) -> bool:
+    """Whether ``title`` is a glossary entry's ("X (ABBR): definition") for a term every word of which the question
+    writes ("what does it mean when my claim is in gathering evidence" asks no "new and relevant evidence")."""
+    if not _DEFINITION_TITLE_RE.search(title):
+        return False
+    term = content_words(_PARENTHESES_RE.sub(" ", _DEFINITION_TITLE_RE.sub("", title)))
+    return bool(term) and term <= q_words
 _COMPARISON_RE = re.compile(r"\b(?:vs\.?|versus|compar\w*|differen\w*|differ|between)\b", re.IGNORECASE)
 
 
@@ -529,6 +544,7 @@ def extractive_generate(
         # and died, can I get anything" is answered by DIC's pages.
         return Generation(text="", model=MODEL_NAME)
     comparing = bool(_COMPARISON_RE.search(question))
+    defining = bool(_DEFINITION_ASKED_RE.match(question))
     # "He is 50% service connected, can I get the stipend": whether the asker's own level is enough is asked
     # (not how to apply, nor what happens to a payment).
     own_level = bool(_OWN_RATING_RE.search(question)) and bool(_YES_NO_RE.search(question)) and not wants_form
@@ -552,6 +568,8 @@ def extractive_generate(
             chunk_match += W_ELIGIBILITY_CHUNK
         if others_case(chunk):
             chunk_match -= W_OTHER_POLARITY
+        if defining and _defines_asked(chunk.title, q_words):
+            chunk_match += W_DEFINITION  # "what is clear and unmistakable error and how do I claim it": the meaning first
         if _EXAMPLE_TITLE_RE.search(chunk.title):
             # "What is the effective date for an increased rating": the rule answers, not one veteran's case; the
             # asker's own dates make another's case the more misleading.
