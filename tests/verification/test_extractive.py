@@ -1582,6 +1582,17 @@ def test_a_glossary_entry_for_the_term_asked_leads_a_what_is_question():
     assert _defines_asked(entry.title, content_words("what is clear and unmistakable error and how do i claim it"))
     assert not _defines_asked(other.title, content_words("what does it mean when my claim is in gathering evidence"))
 
+
+def test_the_sentence_naming_the_askers_own_level_answers_what_applies_to_them():
+    units = {1: [("Priority groups 7 and 8 are for veterans who do not qualify for a higher group.", ON_TOPIC)],
+             2: [("Priority group 1 includes veterans rated 50% or more.", NEAR),
+                 ("Priority group 2 includes veterans with a rating of 30% or 40%.", NEAR)]}
+    text = generate("I'm 40% service connected. what priority group am I in", units, {1: 0.79, 2: 0.75}).text
+    assert text.startswith("Priority group 2 includes"), text
+    # Without a level of the asker's own, the closer source answers.
+    text = generate("what priority group am I in", units, {1: 0.79, 2: 0.75}).text
+    assert text.startswith("Priority groups 7 and 8"), text
+
 def test_another_sources_table_lead_without_its_rows_or_codes_is_not_borrowed():
     # "I'm 60% with a wife and 2 kids, how much a month": the pension's "Maximum Annual Pension Rates ... :" came
     # after the compensation answer, a heading with nothing under it. (One naming codes still says something:

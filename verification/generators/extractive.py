@@ -272,6 +272,10 @@ _OWN_RATING_RE = re.compile(
 _THRESHOLD_RE = re.compile(r"\b\d{1,3}\s?(?:%|percent)\s+or\s+(?:more|higher|above|greater)\b|"
                            r"\bat least\s+\d{1,3}\s?(?:%|percent)", re.IGNORECASE)
 W_THRESHOLD = 0.15
+# "I'm 40% service connected, what priority group am I in": the sentence naming the asker's own level ("rating of
+# 30% or 40%") answers for them, when the question asks about no level of its own (a yes or no asked with the
+# asker's level weighs the required level instead, W_THRESHOLD).
+W_OWN_LEVEL = 0.15
 # "A temporary 100 percent after surgery" names the temporary total rating, not a level of some table.
 _TEMPORARY_TOTAL_RE = re.compile(r"\btemporary (?:total|100 ?(?:%|percent\b))|\b100 ?(?:%|percent) temporar\w*|"
                                  # "after the 100% period ends": a knee replacement's months at 100 percent.
@@ -548,6 +552,8 @@ def extractive_generate(
     # "He is 50% service connected, can I get the stipend": whether the asker's own level is enough is asked
     # (not how to apply, nor what happens to a payment).
     own_level = bool(_OWN_RATING_RE.search(question)) and bool(_YES_NO_RE.search(question)) and not wants_form
+    own_levels = frozenset() if levels or own_level else frozenset(
+        int(n) for m in _OWN_RATING_RE.finditer(question) for n in _ROW_PERCENT_RE.findall(m.group(0)))
     sides = _comparison_sides(question) if comparing else []
     for words in sides:
         # "Higher-Level Review vs Supplemental Claim": each side's own page is read, ranked where it may be.
@@ -606,6 +612,9 @@ def extractive_generate(
                 score -= W_OTHER_POLARITY  # and the other way round: a service-connected death's burial
             if own_level and _THRESHOLD_RE.search(text):
                 score += W_THRESHOLD  # "he is 50% service connected, can I get the stipend": "rated 70% or more"
+            if own_levels and not chunk.diagnostic_code and not _ROW_RE.match(text) and own_levels & _percents(text):
+                # (not a condition's page: "my husband gets 10% for tinnitus" names the rating tinnitus gets)
+                score += W_OWN_LEVEL
             scored.append((score + (W_LEVEL if levels & _row_levels(text) else 0.0), unit))
         if scored:
             by_chunk[chunk.number] = scored
@@ -1196,6 +1205,11 @@ def _rows_together(chosen: list[Unit]) -> list[Unit]:
 
 
 @functools.lru_cache(maxsize=16384)
+def _percents(text: str) -> frozenset[int]:
+    """The percentages a sentence writes ("a rating of 30% or 40%")."""
+    return frozenset(int(n) for n in _ROW_PERCENT_RE.findall(text))
+
+
 def _row_levels(text: str) -> frozenset[int]:
     """Return the levels of the table rows in ``text`` ("70% — deficiencies in most areas ...")."""
     return frozenset(int(m.group(1)) for line in text.splitlines() if (m := _ROW_LEVEL_RE.match(line)))
