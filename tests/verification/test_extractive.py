@@ -1593,6 +1593,26 @@ def test_the_sentence_naming_the_askers_own_level_answers_what_applies_to_them()
     text = generate("what priority group am I in", units, {1: 0.79, 2: 0.75}).text
     assert text.startswith("Priority groups 7 and 8"), text
 
+
+def test_a_yes_or_no_is_answered_by_the_sentence_not_by_a_table_of_rates():
+    fees = [("The funding fee is a one-time charge on most home purchases.", NEAR),
+            ("For purchase loans, the fee is a percentage of the loan amount:", NEAR),
+            ("- First use, less than 5% down — 2.15%", OFF),
+            ("- After first use, less than 5% down — 3.3%", OFF),
+            ("- First use, 10% or more down — 1.25%", OFF),
+            ("Veterans receiving VA disability compensation are exempt from the funding fee.", QUESTION_VECTOR)]
+    text = generate("Im rated 10% for my knee - do I still have to pay the VA loan funding fee?", {1: fees}, {1: 0.7}).text
+    assert text.startswith("Veterans receiving VA disability compensation are exempt"), text
+    assert text.index("For purchase loans") < text.index("2.15%") < text.index("3.3%")
+    # An example illustrates the rule; it does not lead it.
+    units = {1: [("Neurologic signs of a spine condition are rated separately under their own codes.", NEAR),
+                 ("Common examples are sciatica in a leg, rated separately under DC 8520.", ON_TOPIC),
+                 ("- 10% — mild incomplete paralysis", OFF),
+                 ("- 20% — moderate incomplete paralysis", OFF),
+                 ("- 40% — moderately severe incomplete paralysis", OFF)]}
+    text = generate("does my sciatica get rated separately from my back?", units, {1: 0.7}).text
+    assert text.startswith("Neurologic signs"), text
+
 def test_another_sources_table_lead_without_its_rows_or_codes_is_not_borrowed():
     # "I'm 60% with a wife and 2 kids, how much a month": the pension's "Maximum Annual Pension Rates ... :" came
     # after the compensation answer, a heading with nothing under it. (One naming codes still says something:

@@ -276,6 +276,13 @@ W_THRESHOLD = 0.15
 # 30% or 40%") answers for them, when the question asks about no level of its own (a yes or no asked with the
 # asker's level weighs the required level instead, W_THRESHOLD).
 W_OWN_LEVEL = 0.15
+# "I'm rated 10%, do I still have to pay the funding fee": a yes or no is answered by a sentence ("veterans
+# receiving compensation are exempt"), not by the lead of a table of rates.
+# "Common examples are radiculopathy or sciatica ...": an example illustrates the rule before it and never leads it.
+_EXAMPLE_OPENING_RE = re.compile(r"^\W*(?:(?:common|typical|some|other)\s+)?examples?\b|^\W*for (?:example|instance)\b",
+                                 re.IGNORECASE)
+_TABLE_LEAD_RE = re.compile(r":\s*$")
+W_TABLE_LEAD_YES_NO = 0.1
 # "A temporary 100 percent after surgery" names the temporary total rating, not a level of some table.
 _TEMPORARY_TOTAL_RE = re.compile(r"\btemporary (?:total|100 ?(?:%|percent\b))|\b100 ?(?:%|percent) temporar\w*|"
                                  # "after the 100% period ends": a knee replacement's months at 100 percent.
@@ -284,7 +291,7 @@ _TEMPORARY_TOTAL_RE = re.compile(r"\btemporary (?:total|100 ?(?:%|percent\b))|\b
 _COMBINED_RE = re.compile(r"\bcombin\w*", re.IGNORECASE)
 # A yes/no question ("do I need ...", "can I get ...") is answered by the explanation before any table.
 # "I have PTSD and depression, will the VA give me two ratings": the question may follow what the asker says.
-_YES_NO_RE = re.compile(r"(?:^|[,.;:!?]\s)\W*(?:do|does|did|can|could|is|are|am|was|will|would|should|has|have|if)\b",
+_YES_NO_RE = re.compile(r"(?:^|[,.;:!?\-–—]\s)\W*(?:do|does|did|can|could|is|are|am|was|will|would|should|has|have|if)\b",
                         re.IGNORECASE)
 # A condition's table that condenses the levels it borrows ("PTSD ... Condensed levels:"): the General Rating
 # Formula's own page gives each row in full.
@@ -551,7 +558,10 @@ def extractive_generate(
     defining = bool(_DEFINITION_ASKED_RE.match(question))
     # "He is 50% service connected, can I get the stipend": whether the asker's own level is enough is asked
     # (not how to apply, nor what happens to a payment).
-    own_level = bool(_OWN_RATING_RE.search(question)) and bool(_YES_NO_RE.search(question)) and not wants_form
+    yes_no = bool(_YES_NO_RE.search(question))
+    # "Do I still have to pay the funding fee": a yes or no on no rating, which a sentence answers before any table.
+    yes_no_not_levels = yes_no and not _RATING_QUESTION_RE.search(levels_text)
+    own_level = bool(_OWN_RATING_RE.search(question)) and yes_no and not wants_form
     own_levels = frozenset() if levels or own_level else frozenset(
         int(n) for m in _OWN_RATING_RE.finditer(question) for n in _ROW_PERCENT_RE.findall(m.group(0)))
     sides = _comparison_sides(question) if comparing else []
@@ -612,6 +622,8 @@ def extractive_generate(
                 score -= W_OTHER_POLARITY  # and the other way round: a service-connected death's burial
             if own_level and _THRESHOLD_RE.search(text):
                 score += W_THRESHOLD  # "he is 50% service connected, can I get the stipend": "rated 70% or more"
+            if yes_no_not_levels and _TABLE_LEAD_RE.search(text):
+                score -= W_TABLE_LEAD_YES_NO
             if own_levels and not chunk.diagnostic_code and not _ROW_RE.match(text) and own_levels & _percents(text):
                 # (not a condition's page: "my husband gets 10% for tinnitus" names the rating tinnitus gets)
                 score += W_OWN_LEVEL
@@ -746,7 +758,8 @@ def extractive_generate(
     chosen.sort(key=lambda u: (order[u.chunk_number], u.position))
     if borrowed_rows:
         chosen = _rows_together(chosen)
-    chosen = _direct_first(chosen, best_unit, {id(u): score for scored in by_chunk.values() for score, u in scored})
+    chosen = _direct_first(chosen, best_unit, {id(u): score for scored in by_chunk.values() for score, u in scored},
+                           over_table=yes_no and not levels)
     if len(sides) == 2 and not any(sides[0] | sides[1] <= content_words(c.title) for c in read):
         # (A page on both, "TDIU versus a 100% schedular rating", compares them itself.)
         chosen = _compared_first(chosen, sides, by_chunk)
@@ -1060,14 +1073,21 @@ def _compared_first(chosen: list[Unit], sides: list[frozenset[str]],
     return first + rest
 
 
-def _direct_first(chosen: list[Unit], best: Unit, scores: Mapping[int, float]) -> list[Unit]:
+def _direct_first(chosen: list[Unit], best: Unit, scores: Mapping[int, float], *, over_table: bool = False) -> list[Unit]:
     """Lead with the sentence that best answers the question ("You can file a Supplemental Claim at any time,
     but ...") when the leading source's own order puts it later and it clearly outscores the sentence that
-    opens; not when it leans on what comes before it, nor in a table, whose lead and rows keep their order."""
-    if not chosen or chosen[0] is best or not any(u is best for u in chosen) or any(_ROW_RE.match(u.text) for u in chosen) \
+    opens; not when it leans on what comes before it, nor in a table, whose lead and rows keep their order.
+
+    ``over_table``: a yes-or-no question ("I'm rated 10%, do I still have to pay the funding fee") is answered by
+    a sentence after a table ("veterans receiving compensation are exempt"), which then leads the table whole.
+    """
+    in_table = _ROW_RE.match(best.text) or _TABLE_LEAD_RE.search(best.text)
+    if not chosen or chosen[0] is best or not any(u is best for u in chosen) \
+            or (any(_ROW_RE.match(u.text) for u in chosen) and (not over_table or in_table)) \
             or scores[id(best)] - scores.get(id(chosen[0]), 0.0) < DIRECT_FIRST_MARGIN \
             or _CONTEXT_BOUND_RE.match(best.text) or _BACK_REFERENCE_RE.search(best.text) \
-            or _ADDITIVE_RE.search(best.text) or _NUMBERED_STEP_RE.match(best.text) or (_LIST_ITEM_RE.match(best.text) and any(
+            or _ADDITIVE_RE.search(best.text) or _EXAMPLE_OPENING_RE.match(best.text) \
+            or _NUMBERED_STEP_RE.match(best.text) or (_LIST_ITEM_RE.match(best.text) and any(
                 u.chunk_number == best.chunk_number and _LIST_ANNOUNCED_RE.search(u.text) for u in chosen)):
         return chosen  # (nor an item or a numbered step of a list, which follows the sentence announcing it)
     return [best, *(u for u in chosen if u is not best)]
