@@ -611,7 +611,11 @@ def test_topics_accept_lists_from_the_database():
         ("can i file another 10182 on the same issue", "can i file another 10182 on the same issue options after a Board "
          "decision"),
         ("BVA denied me on june 3, last day to appeal to the court?", "BVA denied me on june 3, last day to appeal to "
-         "the court? Court of Appeals for Veterans Claims"),
+         "the court? options after a Board decision Court of Appeals for Veterans Claims"),
+        ("If I lose at the Board can I still appeal somewhere else?", "If I lose at the Board can I still appeal "
+         "somewhere else? options after a Board decision"),
+        ("whats the difference between the 3 board appeal dockets", "whats the difference between the 3 board appeal "
+         "dockets Direct Review Evidence Submission Hearing docket"),
         ("do i need a current diagnosis to file a va claim", "do i need a current diagnosis to file a va claim three "
          "elements of service connection diagnosis in-service event nexus"),
         ("whats the effective date for a first time disability claim", "whats the effective date for a first time "

@@ -712,6 +712,20 @@ def test_a_time_limit_question_is_answered_by_the_limit_not_by_another_figure():
     assert text.startswith("When VA proposes to reduce your rating"), text
 
 
+@pytest.mark.parametrize(("question", "units", "lead"), [
+    # "Is there a time limit": a source saying there is none answers it, before a limit it sets for something else.
+    ("is there a time limit to file a va disability claim? i got out in 1992",
+     {1: [("If VA receives your claim within one year after separation, it pays from the day after.", ON_TOPIC),
+          ("There is no deadline to file a disability claim.", NEAR)]}, "There is no deadline"),
+    # A deadline the asker missed is not asked for: what is left after it answers.
+    ("i missed the one year deadline to appeal, am i out of luck",
+     {1: [("If you missed it, you can still appeal with a Supplemental Claim at any time.", ON_TOPIC)],
+      2: [("You have 60 days from the SOC to opt a legacy appeal in.", NEAR)]}, "If you missed it"),
+])
+def test_what_answers_a_question_on_a_time_limit_that_asks_for_none(question, units, lead):
+    text = generate(question, units, {n: 0.7 - n / 100 for n in units}).text
+    assert text.startswith(lead), text
+
 def test_a_sentence_adding_to_another_does_not_lead_even_when_its_also_comes_late():
     units = {1: [("Deadlines for reviewing a decision: a Higher-Level Review is due within one year.", NEAR),
                  ("A Board Appeal (VA Form 10182) must also be filed within one year of the decision letter.", LEAD)]}

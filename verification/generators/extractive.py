@@ -216,6 +216,10 @@ _HOW_MANY_RE = re.compile(r"\bhow many (\w+)", re.IGNORECASE)
 _TIME_LIMIT_QUESTION_RE = re.compile(
     r"\bhow (?:long|much time) (?:do|does|did|will) (?:i|we|you|he|she|they|my \w+|a \w+) (?:have|get)\b|"
     r"\b(?:deadline|time limit)\b", re.IGNORECASE)
+# "I missed the one year deadline to appeal, am I out of luck": what is left after a limit, not the limit itself.
+_MISSED_LIMIT_RE = re.compile(r"\b(?:missed|miss|blew|past|passed|after|beyond|late for|too late for)\s+(?:the\s+|my\s+|that\s+)?"
+                              r"(?:(?:one|1|one-year|1-year|\d+-day|\d+ day)\s+)?(?:year\s+)?(?:deadline|time limit)\b",
+                              re.IGNORECASE)
 _NUMBER_WORDS = r"\d[\d,.]*|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty"
 W_COUNT = 0.25
 W_DEADLINE = 0.4
@@ -836,14 +840,16 @@ def _count_pattern(question: str) -> re.Pattern | None:
     years from"), not a length of benefits ("up to 48 months")."""
     match = _HOW_MANY_RE.search(question)
     if not match:
-        if _TIME_LIMIT_QUESTION_RE.search(question):
+        if _TIME_LIMIT_QUESTION_RE.search(_MISSED_LIMIT_RE.sub(" ", question)):
             # "You have up to one year from the date VA receives the claim" sets a limit too.
             # "You generally have 10 years from your last discharge to use it", "a spouse has 10 years to use DEA".
             return re.compile(rf"\b(?:have|has)\s+(?:{_NUMBER_WORDS})\s+(?:hours?|days?|weeks?|months?|years?)\s+"
                               rf"(?:from|after|to use)\b|"
                               rf"\b(?:within|no later than|ends?|expires?|(?:have|has) up to)\s+(?:the\s+)?"
                               rf"(?:first\s+)?(?:{_NUMBER_WORDS})\s+(?:hours?|days?|weeks?|months?|years?)\b|"
-                              rf"\bup to (?:{_NUMBER_WORDS})\s+(?:hours?|days?|weeks?|months?|years?) (?:from|after)\b",
+                              rf"\bup to (?:{_NUMBER_WORDS})\s+(?:hours?|days?|weeks?|months?|years?) (?:from|after)\b|"
+                              # "Is there a time limit to file a claim? I got out in 1992": "there is no deadline".
+                              rf"\b(?:no|not a|not any) (?:deadline|time limit)\b",
                               re.IGNORECASE)
         return None
     noun = re.escape(match.group(1).lower().removesuffix("s"))
@@ -1224,12 +1230,12 @@ def _rows_together(chosen: list[Unit]) -> list[Unit]:
     return [*rest[:first], *rows, *rest[first:]]
 
 
-@functools.lru_cache(maxsize=16384)
 def _percents(text: str) -> frozenset[int]:
     """The percentages a sentence writes ("a rating of 30% or 40%")."""
     return frozenset(int(n) for n in _ROW_PERCENT_RE.findall(text))
 
 
+@functools.lru_cache(maxsize=16384)
 def _row_levels(text: str) -> frozenset[int]:
     """Return the levels of the table rows in ``text`` ("70% — deficiencies in most areas ...")."""
     return frozenset(int(m.group(1)) for line in text.splitlines() if (m := _ROW_LEVEL_RE.match(line)))
