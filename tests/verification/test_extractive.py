@@ -1627,6 +1627,22 @@ def test_a_yes_or_no_is_answered_by_the_sentence_not_by_a_table_of_rates():
     text = generate("does my sciatica get rated separately from my back?", units, {1: 0.7}).text
     assert text.startswith("Neurologic signs"), text
 
+
+def test_the_table_of_what_the_asker_is_rated_for_is_not_borrowed_for_a_benefits_percentages():
+    knee = [("DC 5055 knee replacement in 38 CFR 4.71a:", LEAD), ("100% — for 4 months after the prosthesis", OFF),
+            ("60% — chronic residuals of severe painful motion", OFF), ("30% — minimum rating", OFF)]
+    tdiu = [("TDIU needs one disability at 60%, or one at 40% and a combined 70%.", ON_TOPIC)]
+    chunks = [replace(chunk(1, 1, 0.5), title="TDIU rating requirements"),
+              replace(chunk(2, 2, 0.44), title="Knee replacement rating, DC 5055", diagnostic_code="5055")]
+
+    def answer(question: str) -> str:
+        return answer_from(question, chunks, {1: tdiu, 2: knee}, chunk_types={2: "rating_table"})
+
+    text = answer("What are the percentages you need for TDIU? I'm 60 for my back and 20 for knees")
+    assert text.startswith("TDIU needs") and "5055" not in text, text
+    # Asked for the knee's levels, its table is read.
+    assert "60% — chronic residuals" in answer("what are the rating percentages for a knee replacement")
+
 def test_another_sources_table_lead_without_its_rows_or_codes_is_not_borrowed():
     # "I'm 60% with a wife and 2 kids, how much a month": the pension's "Maximum Annual Pension Rates ... :" came
     # after the compensation answer, a heading with nothing under it. (One naming codes still says something:

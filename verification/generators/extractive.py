@@ -102,6 +102,8 @@ _NOT_ITS_TABLE_RE = re.compile(
     # "What evidence should I send with my claim for sleep apnea", "hearing loss was deferred, did they deny it",
     # "rated 0% for hemorrhoids, any money for that".
     r"what (?:evidence|proof|documents)|deferr(?:ed|al)|any money|"
+    # "Is a lay statement from my wife about my migraines good evidence": the evidence rule, not the levels.
+    r"(?:lay|buddy|witness)\s+(?:statements?|letters?|evidence)|good evidence|"
     # "Bad before I joined and the army made it worse", "not on my entrance physical", "what effective date".
     r"pre-?\s?existing|before (?:i|he|she) (?:joined|enlisted|went in|entered)|entrance (?:exam|physical)|"
     r"(?:made|make|making) (?:it|them|that|this) (?:\w+ )?worse|aggravat\w*|effective date|"
@@ -452,6 +454,13 @@ def extractive_generate(
     # "My husband gets 10% for tinnitus; how much funding fee do we owe": the condition a rating is for tells
     # whose rating it is; asked about something else, its sources do not go first.
     leading_entities = leading_entities - rated_for
+    # The words a rating the asker holds is for, named in words no condition's name holds ("I'm 60 for my back and
+    # 20 for knees"): a condition's page titled with one is the asker's, not what is asked.
+    rated_for_words = frozenset() if levels else _rated_for_words(question)
+
+    def rated_for_title(c: SourceChunk) -> bool:
+        return bool(rated_for_words & content_words(c.title)) and \
+            (bool(c.diagnostic_code) or chunk_types.get(c.chunk_id) == "rating_table")
 
     top_score = max((c.score for c in chunks), default=0.0)
 
@@ -519,8 +528,10 @@ def extractive_generate(
         # (its title names the code) titled with a word of the question; the levels are what was asked, so it
         # is read too.
         asked = q_words - LEVEL_WORDS
+        # Not the table of what the asker is rated for ("what percentages do I need for TDIU? I'm 60 for my back
+        # and 20 for knees").
         titled = [c for c in sources[len(read):] if chunk_types.get(c.chunk_id) == "rating_table"
-                  and dc_codes_find(c.title) and asked & content_words(c.title)]
+                  and dc_codes_find(c.title) and asked & content_words(c.title) and not rated_for_title(c)]
         read += titled[:1]
     def holds_level_in_full(c: SourceChunk) -> bool:
         return holds_level(c) and not _CONDENSED_RE.search(c.content)
@@ -689,7 +700,7 @@ def extractive_generate(
         # I too old for VALife").
         about = [n for n in by_chunk if (not asked_entities or _about(chunk_of[n], asked_entities))
                  and not (causes and _about(chunk_of[n], causes)) and not others_case(chunk_of[n])
-                 and not (rated_for and _about(chunk_of[n], rated_for))]
+                 and not (rated_for and _about(chunk_of[n], rated_for)) and not rated_for_title(chunk_of[n])]
         table = _borrowed_table(levels_text, {n: by_chunk[n] for n in about}, chunk_of, chunk_types,
                                 besides=best_unit.chunk_number, levels=levels)
         if table and _HIGHEST_RE.search(question):
@@ -947,9 +958,16 @@ def _names_found(pattern: re.Pattern, text: str) -> tuple[str, ...]:
     return tuple(m.group(0).lower() for m in pattern.finditer(text))
 
 
-_RATED_FOR_RE = re.compile(r"\b\d{1,3}\s?(?:%|percent\b)\s+(?:service[- ]connected\s+)?(?:(?:rating|disability)\s+)?(?:for|on)\s+"
+# "I'm 60 for my back and 20 for knees, what percentages do I need for TDIU": a bare figure the asker is at.
+_RATED_FOR_RE = re.compile(r"(?:\b\d{1,3}\s?(?:%|percent\b)|\b(?:i'?m|i am)\s+\d{1,3})\s+"
+                           r"(?:service[- ]connected\s+)?(?:(?:rating|disability)\s+)?(?:for|on)\s+"
                            r"([^,.;?!]{1,40})",
                            re.IGNORECASE)
+
+
+def _rated_for_words(question: str) -> frozenset[str]:
+    """The words of what a rating in the question is for ("30 percent for my knee": "knee")."""
+    return frozenset().union(*(content_words(m.group(1)) for m in _RATED_FOR_RE.finditer(question))) - _ROW_MATCH_GENERIC
 
 
 def _rated_for(question: str, names: tuple[re.Pattern, dict[str, str]] | None) -> frozenset[str]:
