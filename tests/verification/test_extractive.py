@@ -1102,6 +1102,19 @@ def test_a_question_for_the_highest_level_opens_with_the_tables_top_level():
     text = extractive_generate(question="is 40% the max for a back", question_vector=QUESTION_VECTOR,
                                chunks=chunks, units={1: spine}, chunk_types={1: "rating_table"}).text
     assert text.startswith("The highest rating for DCs 5235 to 5243 is 100% [1].") and "- 20%" in text, text
+    # "Is there even a higher level or is that as high as it goes": the whole table and its top.
+    text = extractive_generate(question="i got 20% for my back, is there even a higher level or is that as high as it goes",
+                               question_vector=QUESTION_VECTOR, chunks=chunks, units={1: spine},
+                               chunk_types={1: "rating_table"}).text
+    assert "- 100% — unfavorable ankylosis" in text and "- 40%" in text, text
+    # The source's own sentence on its maximum, after the rows, leads.
+    afib = [("DC 7010 arrhythmias in 38 CFR 4.104:", LEAD), ("10% — one to four episodes a year", OFF),
+            ("30% — more than four episodes a year", OFF), ("30 percent is the maximum under DC 7010.", OFF)]
+    chunks[0] = replace(chunks[0], content="\n".join(t for t, _ in afib), diagnostic_code="7010",
+                        title="Atrial fibrillation rating, DC 7010")
+    text = extractive_generate(question="is 30 percent the max for afib", question_vector=QUESTION_VECTOR,
+                               chunks=chunks, units={1: afib}, chunk_types={1: "rating_table"}, codes=("7010",)).text
+    assert text.startswith("30 percent is the maximum under DC 7010"), text
 
 
 def test_a_source_holding_a_rare_word_of_the_question_leads():

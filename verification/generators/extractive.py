@@ -160,8 +160,10 @@ _ALL_LEVELS_RE = re.compile(r"\b(?:all|every|each)(?: of)?(?: the)? (?:levels?|r
 W_ALL_LEVELS = 0.2
 ALL_LEVELS_ROWS = 4
 # "Is 50% the highest you can get for headaches", "what's the max rating for tinnitus".
+# "Is there even a higher level or is that as high as it goes": whether the table goes above the asker's level.
 _HIGHEST_RE = re.compile(r"\b(?:highest|maximum|max|top (?:rating|level|percent\w*))\b|\bthe most (?:you|i|one|a vet\w*) "
-                         r"(?:can|could) (?:get|receive)\b", re.IGNORECASE)
+                         r"(?:can|could) (?:get|receive)\b|\bas high as (?:it|they|you) (?:goes|go|gets|get|can go)\b|"
+                         r"\b(?:any|a|even a) higher (?:level|rating|percent\w*)\b|\bgo (?:any )?higher\b", re.IGNORECASE)
 _ROW_PERCENT_RE = re.compile(r"(\d{1,3})\s?%")
 _ROW_LEVEL_RE = re.compile(r"^\s*(?:[-•*]\s*)?(\d{1,3})\s?%")
 # Words that frame a question rather than name what it is about ("how long", "does it last", "can I get").
@@ -781,6 +783,8 @@ def extractive_generate(
     if not levels and not comparing and not wants_all and not _HIGHEST_RE.search(question):
         chosen = _described_row_first(chosen, question, chunk_of)
     chosen = _fitting_branch_first(chosen, question)
+    if _HIGHEST_RE.search(question):
+        chosen = _stated_highest_first(chosen)
     lines: list[tuple[bool, str]] = []
     quotes: dict[int, list[str]] = {}
     for index, unit in enumerate(chosen):
@@ -1321,6 +1325,16 @@ def _note_kinds(text: str) -> frozenset[str]:
     return frozenset("smc" if m.group("smc") else "separate" for m in _TABLE_NOTE_ASKED_RE.finditer(text))
 
 
+def _stated_highest_first(chosen: list[Unit]) -> list[Unit]:
+    """Lead with the sentence that says a table's maximum ("30 percent is the maximum under DC 7010") when the
+    question asks for the highest and the sentence follows the rows."""
+    stated = next((u for u in chosen if not _ROW_RE.match(u.text) and _HIGHEST_RE.search(u.text)), None)
+    rows = [u for u in chosen if _ROW_RE.match(u.text)]
+    if stated is None or not rows or chosen.index(stated) < chosen.index(rows[0]):
+        return chosen
+    return [stated, *(u for u in chosen if u is not stated)]
+
+
 def _highest_stated(chosen: list[Unit], units: list[Unit], chunk: SourceChunk) -> list[Unit]:
     """Open with the table's top level when the question asks for the highest ("is 50% the highest for
     headaches"): the rows show it, but only as the last of several. Computed from the rows, like a combined
@@ -1329,7 +1343,7 @@ def _highest_stated(chosen: list[Unit], units: list[Unit], chunk: SourceChunk) -
     levels = [int(n) for u in units if _ROW_RE.match(u.text)
               for n in _ROW_PERCENT_RE.findall(u.text.split(" — ", 1)[0])]
     if not levels or any(_HIGHEST_RE.search(u.text) for u in chosen if not _ROW_RE.match(u.text)):
-        return chosen  # (nor when the table's lead says its maximum itself)
+        return chosen  # (nor when the source says its maximum itself: _stated_highest_first puts that first)
     # The codes its title gives (the spine formula's "DCs 5235 to 5243", which the citation check finds in it),
     # else its own code, else the one code its text names.
     titled = sorted(set(dc_codes_find(chunk.title)))
