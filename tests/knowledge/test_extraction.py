@@ -612,6 +612,12 @@ def test_topics_accept_lists_from_the_database():
          "decision"),
         ("BVA denied me on june 3, last day to appeal to the court?", "BVA denied me on june 3, last day to appeal to "
          "the court? options after a Board decision Court of Appeals for Veterans Claims"),
+        ("how do i pull back my board appeal", "how do i pull back my board appeal withdraw a Board Appeal"),
+        ("my intent to file ran out before i finished", "my intent to file ran out before i finished intent to file "
+         "expires"),
+        ("rated 70, can I get TDIU if I drive for doordash", "rated 70, can I get TDIU if I drive for doordash "
+         "marginal employment"),
+        ("do I get any extra for my wife", "do I get any extra for my wife dependent extra compensation for dependents"),
         ("If I lose at the Board can I still appeal somewhere else?", "If I lose at the Board can I still appeal "
          "somewhere else? options after a Board decision"),
         ("whats the difference between the 3 board appeal dockets", "whats the difference between the 3 board appeal "

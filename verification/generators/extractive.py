@@ -104,6 +104,8 @@ _NOT_ITS_TABLE_RE = re.compile(
     r"what (?:evidence|proof|documents)|deferr(?:ed|al)|any money|"
     # "Is a lay statement from my wife about my migraines good evidence": the evidence rule, not the levels.
     r"(?:lay|buddy|witness)\s+(?:statements?|letters?|evidence)|good evidence|"
+    # "Shoulder surgery last month, can VA pay me 100% while I recover": the convalescence rating, not the table.
+    r"while (?:i|he|she) (?:recover|heal)\w*|convalesc\w*|"
     # "Bad before I joined and the army made it worse", "not on my entrance physical", "what effective date".
     r"pre-?\s?existing|before (?:i|he|she) (?:joined|enlisted|went in|entered)|entrance (?:exam|physical)|"
     r"(?:made|make|making) (?:it|them|that|this) (?:\w+ )?worse|aggravat\w*|effective date|"
@@ -294,7 +296,10 @@ W_TABLE_LEAD_YES_NO = 0.1
 # "A temporary 100 percent after surgery" names the temporary total rating, not a level of some table.
 _TEMPORARY_TOTAL_RE = re.compile(r"\btemporary (?:total|100 ?(?:%|percent\b))|\b100 ?(?:%|percent) temporar\w*|"
                                  # "after the 100% period ends": a knee replacement's months at 100 percent.
-                                 r"\b100 ?(?:%|percent) (?:period|months?|stretch)\b", re.IGNORECASE)
+                                 r"\b100 ?(?:%|percent) (?:period|months?|stretch)\b|"
+                                 # "Can VA pay me 100% while I recover from shoulder surgery": a convalescence.
+                                 r"\b100 ?(?:%|percent) (?:while|until|during) (?:i|he|she|you) (?:recover|heal|rehab)\w*",
+                                 re.IGNORECASE)
 # "Three ratings at 10 percent, what's my combined": the levels are the asker's, not the ones asked about.
 _COMBINED_RE = re.compile(r"\bcombin\w*", re.IGNORECASE)
 # A yes/no question ("do I need ...", "can I get ...") is answered by the explanation before any table.
@@ -318,7 +323,9 @@ _PURPOSE_INSTRUCTION_RE = re.compile(r"^\s*to [^,.]{3,80}, (?:complete|fill out|
 # "Compare sleep apnea and asthma": sentences about the other condition are then part of the answer.
 # A sentence that opens by leaning on the one before it.
 _CONTEXT_BOUND_RE = re.compile(r"^\s*(?:so|thus|therefore|that|this|these|those|it|they|such|but|however|also|"
-                               r"and|or|then|otherwise)\b", re.IGNORECASE)
+                               r"and|or|then|otherwise)\b|"
+                               # "If you then submit a complete claim within 1 year": the step before it is elsewhere.
+                               r"^\s*(?:if|when|once|after)\s+(?:you|they|he|she|the veteran)\s+then\b", re.IGNORECASE)
 # "that year", "the same window": a sentence naming something only the sentence before it defines ("the same
 # period of service" says which period itself).
 _BACK_REFERENCE_RE = re.compile(r"\b(?:that|this|those|these|the same)\s+(?:one[- ]year\s+)?(?:year|window|period|"
