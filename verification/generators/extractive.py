@@ -294,7 +294,7 @@ _EXAMPLE_OPENING_RE = re.compile(r"^\W*(?:(?:common|typical|some|other)\s+)?exam
 _TABLE_LEAD_RE = re.compile(r":\s*$")
 W_TABLE_LEAD_YES_NO = 0.1
 # "A temporary 100 percent after surgery" names the temporary total rating, not a level of some table.
-_TEMPORARY_TOTAL_RE = re.compile(r"\btemporary (?:total|100 ?(?:%|percent\b))|\b100 ?(?:%|percent) temporar\w*|"
+_TEMPORARY_TOTAL_RE = re.compile(r"\btemporary (?:total|100 ?(?:%|percent\b))(?: ratings?)?|\b100 ?(?:%|percent) temporar\w*|"
                                  # "after the 100% period ends": a knee replacement's months at 100 percent.
                                  r"\b100 ?(?:%|percent) (?:period|months?|stretch)\b|"
                                  # "Can VA pay me 100% while I recover from shoulder surgery": a convalescence.
@@ -1544,6 +1544,10 @@ def _join(lines: list[tuple[bool, str]]) -> str:
     return out
 
 
+_SPENT_BEFORE_RE = re.compile(r"\b(?:used up|exhausted|ran out of|run out of|burned through|already used|maxed out|"
+                              r"no more|none of)\s+(?:all\s+(?:of\s+)?)?(?:my|the|his|her)?\s*(?:remaining\s+)?")
+
+
 class ExtractiveGenerator:
     """``extractive_generate`` over the chunks' stored sentence vectors (made now for any not made yet)."""
 
@@ -1559,7 +1563,9 @@ class ExtractiveGenerator:
         missing = [(pk, content) for pk, content in pairs if not units.get(pk)]
         if missing:  # chunks whose sentences were not embedded yet: embed them now rather than fail
             units.update(chunk_units_build(chunks=missing, provider_name=context.provider_name))
-        benefits = [e for e in entities_extract(text=question) if e.type == "benefit"]
+        # "Can voc rehab pay for college? I already used up my GI Bill": a benefit the asker has spent is context.
+        benefits = [e for e in entities_extract(text=question) if e.type == "benefit"
+                    and not re.search(_SPENT_BEFORE_RE.pattern + re.escape(e.text), question, re.IGNORECASE)]
         return extractive_generate(
             question=lay_terms_expand(text=question), question_vector=context.question_vector, chunks=chunks,
             units=units, chunk_types=context.chunk_types, codes=context.codes,
