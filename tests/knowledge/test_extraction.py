@@ -612,6 +612,12 @@ def test_topics_accept_lists_from_the_database():
          "decision"),
         ("BVA denied me on june 3, last day to appeal to the court?", "BVA denied me on june 3, last day to appeal to "
          "the court? options after a Board decision Court of Appeals for Veterans Claims"),
+        ("my son died on active duty, is there anything VA pays to parents", "my son died on active duty, is there "
+         "anything VA pays to parents Parents' DIC DIC survivors"),
+        ("can't really work anymore, does VR&E have anything", "can't really work anymore, does VR&E have anything "
+         "Independent Living track"),
+        ("the clinic is an hour and 15 min drive from me", "the clinic is an hour and 15 min drive from me drive time "
+         "community care"),
         ("how do i pull back my board appeal", "how do i pull back my board appeal withdraw a Board Appeal"),
         ("my intent to file ran out before i finished", "my intent to file ran out before i finished intent to file "
          "expires"),

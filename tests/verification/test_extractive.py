@@ -493,7 +493,8 @@ def test_the_askers_own_rating_is_not_a_level_asked_about():
     table = [("Mental disorders, lowest levels:", OFF), ("10% — mild or transient symptoms", OFF),
              ("0% — diagnosed, no effect on work", OFF)]
     units, scores, types = {1: eligibility, 2: table}, {1: 0.7, 2: 0.6}, {2: "rating_table"}
-    for question in ("I'm rated 10 percent, can I get voc rehab", "im at 10% can i get voc rehab"):
+    for question in ("I'm rated 10 percent, can I get voc rehab", "im at 10% can i get voc rehab",
+                     "can i get voc rehab, 10% rated"):
         text = generate(question, units, scores, types).text
         assert "mild or transient" not in text and text.startswith("You need a serious employment handicap")
     # A level asked about beside the asker's own is still read.

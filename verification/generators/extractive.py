@@ -261,6 +261,8 @@ _OWN_RATING_RE = re.compile(
     r"\d{1,3}\s?(?:%|percent\b)|\bmy (?:current |combined )?rating is \d{1,3}\s?(?:%|percent\b)?|"
     # "I'm at 90%", "if I'm 50 percent, do I pay copays", "as a 100% disabled vet": the asker's own level.
     r"\b(?:i'?m|i am|currently|already)\s+(?:(?:at|sitting at|on)\s+)?(?:an?\s+)?\d{1,3}\s?(?:%|percent\b)|"
+    # "I drive 40 miles each way, 30% rated": the asker's own level told after the question.
+    r"(?:^|[,;.]\s*|\band\s+)\d{1,3}\s?(?:%|percent)\s+(?:rated|sc|service[- ]connected|disabled)\b(?!\s+(?:for|on)\b)|"
     r"\bas an?\s+\d{1,3}\s?(?:%|percent)\s+(?:disabled\s+|service[- ]connected\s+)?(?:vet|veteran)\b|"
     r"\bi (?:have|got) (?:a |an )?\d{1,3}\s?(?:%|percent) (?:rating|combined rating)\b|"
     # "Can VA drop my 100 percent rating", "is my 70% PTSD rating protected": the asker's own level.
