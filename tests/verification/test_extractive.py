@@ -1589,6 +1589,12 @@ def test_a_measurement_meets_a_rows_range_as_the_row_bounds_it():
     # A unit every row writes names none of them; the number a row states does.
     assert table_answer("i can only bend my knee to 45 degrees, what is the rating", KNEE).startswith(
         "- 10% — flexion limited to 45 degrees")
+    # "When does the 100% stop and what do I drop down to": the rows below the level named come too.
+    replacement = [("DC 5055 knee replacement in 38 CFR 4.71a:", LEAD), ("100% — for 4 months after implantation", OFF),
+                   ("60% — chronic residuals of severe painful motion", OFF), ("30% — minimum rating", OFF)]
+    text = table_answer("6 months since my knee replacement, when does the 100% stop and what do I drop down to",
+                        replacement)
+    assert "- 60% — chronic residuals" in text and "- 30% — minimum rating" in text, text
     # A percent the word "rating" follows is the level asked, though a test is named before it.
     from verification.generators.extractive import levels_asked
     assert levels_asked("what FEV-1 do i need for 30% asthma rating") == frozenset({30})

@@ -166,6 +166,8 @@ ALL_LEVELS_ROWS = 4
 _HIGHEST_RE = re.compile(r"\b(?:highest|maximum|max|top (?:rating|level|percent\w*))\b|\bthe most (?:you|i|one|a vet\w*) "
                          r"(?:can|could) (?:get|receive)\b|\bas high as (?:it|they|you) (?:goes|go|gets|get|can go)\b|"
                          r"\b(?:any|a|even a) higher (?:level|rating|percent\w*)\b|\bgo (?:any )?higher\b", re.IGNORECASE)
+_LOWER_LEVEL_RE = re.compile(r"\b(?:lowest|minimum|min)\b(?! (?:wage|age|service|time|period))|\b(?:drop|drops|dropped|go|goes|"
+                             r"come|comes|reduced?|knocked)\s+(?:back\s+)?down\s+to\b|\bdrop to\b", re.IGNORECASE)
 _ROW_PERCENT_RE = re.compile(r"(\d{1,3})\s?%")
 _ROW_LEVEL_RE = re.compile(r"^\s*(?:[-•*]\s*)?(\d{1,3})\s?%")
 # Words that frame a question rather than name what it is about ("how long", "does it last", "can I get").
@@ -438,8 +440,10 @@ def extractive_generate(
         levels_text += " rating"
     levels = levels_asked(levels_text, asked_as=question) if _RATING_QUESTION_RE.search(levels_text) and \
         not _COMBINED_RE.search(question) else frozenset()
-    if _HIGHEST_RE.search(question):
-        levels = frozenset()  # "is 40% the max for a back": the whole table answers, not the 40% row alone
+    if _HIGHEST_RE.search(question) or _LOWER_LEVEL_RE.search(question):
+        # "is 40% the max for a back", "when does the 100% stop and what do I drop down to": the whole table
+        # answers, not the row of the level named alone
+        levels = frozenset()
     by_chunk: dict[int, list[tuple[float, Unit]]] = {}
     counted_units: set[int] = set()
     # The sources that name a code or form the question names come first, then the closest in meaning; one
