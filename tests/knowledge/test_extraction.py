@@ -618,6 +618,8 @@ def test_topics_accept_lists_from_the_database():
          "Independent Living track"),
         ("the clinic is an hour and 15 min drive from me", "the clinic is an hour and 15 min drive from me drive time "
          "community care"),
+        ("my ETS is in 60 days, is it too late for BDD?", "my ETS is in 60 days, is it too late for BDD? fewer than 90 "
+         "days left on active duty"),
         ("how do i pull back my board appeal", "how do i pull back my board appeal withdraw a Board Appeal"),
         ("my intent to file ran out before i finished", "my intent to file ran out before i finished intent to file "
          "expires"),

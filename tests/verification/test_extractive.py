@@ -727,6 +727,13 @@ def test_what_answers_a_question_on_a_time_limit_that_asks_for_none(question, un
     text = generate(question, units, {n: 0.7 - n / 100 for n in units}).text
     assert text.startswith(lead), text
 
+def test_filing_within_the_year_is_not_answered_by_the_branch_for_filing_after_it():
+    units = {1: [("If you file more than a year after the decision, the grant is effective from the new claim date.",
+                  QUESTION_VECTOR),
+                 ("Filing within one year of the decision keeps the earlier effective date.", ON_TOPIC)]}
+    text = generate("is my effective date protected if i file a supplemental claim within a year", units, {1: 0.8}).text
+    assert text.startswith("Filing within one year"), text
+
 def test_a_sentence_adding_to_another_does_not_lead_even_when_its_also_comes_late():
     units = {1: [("Deadlines for reviewing a decision: a Higher-Level Review is due within one year.", NEAR),
                  ("A Board Appeal (VA Form 10182) must also be filed within one year of the decision letter.", LEAD)]}

@@ -290,6 +290,12 @@ W_THRESHOLD = 0.15
 # 30% or 40%") answers for them, when the question asks about no level of its own (a yes or no asked with the
 # asker's level weighs the required level instead, W_THRESHOLD).
 W_OWN_LEVEL = 0.15
+# "Is my effective date protected if I file a Supplemental Claim within a year": the branch for filing after the
+# year ("If you file more than a year after the decision ...") is the other case.
+_WITHIN_YEAR_RE = re.compile(r"\bwithin (?:a|one|1|the|that|the first) year\b", re.IGNORECASE)
+_AFTER_YEAR_RE = re.compile(r"\b(?:more than|over|after) (?:a|one|1) year\b|\blet (?:a|one|the) year pass\b",
+                            re.IGNORECASE)
+W_OTHER_BRANCH = 0.1
 # "I'm rated 10%, do I still have to pay the funding fee": a yes or no is answered by a sentence ("veterans
 # receiving compensation are exempt"), not by the lead of a table of rates.
 # "Common examples are radiculopathy or sciatica ...": an example illustrates the rule before it and never leads it.
@@ -589,6 +595,7 @@ def extractive_generate(
     # "He is 50% service connected, can I get the stipend": whether the asker's own level is enough is asked
     # (not how to apply, nor what happens to a payment).
     yes_no = bool(_YES_NO_RE.search(question))
+    within_year = bool(_WITHIN_YEAR_RE.search(question))
     # "Do I still have to pay the funding fee": a yes or no on no rating, which a sentence answers before any table.
     yes_no_not_levels = yes_no and not _RATING_QUESTION_RE.search(levels_text)
     own_level = bool(_OWN_RATING_RE.search(question)) and yes_no and not wants_form
@@ -650,6 +657,8 @@ def extractive_generate(
                 score -= W_OTHER_POLARITY  # asked about a death not service connected, told of one that was
             elif connected_death and _NOT_CONNECTED_RE.search(text):
                 score -= W_OTHER_POLARITY  # and the other way round: a service-connected death's burial
+            if within_year and _AFTER_YEAR_RE.search(text):
+                score -= W_OTHER_BRANCH  # "if I file within a year": not "if you file more than a year after"
             if own_level and _THRESHOLD_RE.search(text):
                 score += W_THRESHOLD  # "he is 50% service connected, can I get the stipend": "rated 70% or more"
             if yes_no_not_levels and _TABLE_LEAD_RE.search(text):
