@@ -154,6 +154,8 @@ _BELIEF_BEFORE_RE = re.compile(r"\b(?:not|make|makes|equal|equals|be|only|is tha
                                r"reach|put)\s+"
                                r"(?:(?:me|it|us|him|her|my|a|the)\s+)?(?:(?:combined|total|rating)\s+)?(?:at\s+)?$"
                                r"|(?:=|\bthat'?s|\bthats|\bthat is)\s*$"
+                               # "40+20+10 is 70": the sum the asker worked out.
+                               r"|\d\s*%?\s*(?:is|are|equals?|makes?|gives?)\s+$"
                                r"|\bwhy(?: is|'s| was) (?:my |the )?(?:combined |total |overall |va )?"
                                r"(?:combined|rating) (?:only )?$",
                                re.IGNORECASE)
@@ -169,6 +171,8 @@ _STATED_BEFORE_RE = re.compile(
 # was given ("my combined is 70 and I just got 30", coming first, is a rating still to combine).
 _SUMMED_BEFORE_RE = re.compile(r"\b(?:combined|total|overall)(?:\s+(?:rating|is|was|of|at|=|:))*\s*:?\s*$",
                                re.IGNORECASE)
+# A term of a sum written with "+" ("40+20+10").
+_SUMMED_TERM_RE = re.compile(r"\+\s*$|\s*%?\s*\+")
 # "4 different things rated at 10% each": a count of equal ratings.
 _COUNT_EACH_RE = re.compile(
     r"\b(?P<count>two|three|four|five|six|seven|eight|nine|ten|[2-9])\b[^.?!\d]{0,40}?"
@@ -229,6 +233,9 @@ def combined_question_parse(*, text: str) -> CombinedQuestion | None:
     found, believed = [], None
     for match in _RATING_RE.finditer(text):
         before = text[: match.start()]
+        if _SUMMED_TERM_RE.search(before) or _SUMMED_TERM_RE.match(text, match.end()):
+            if int(match.group("value")) in {int(m.group("value")) for m in found}:
+                continue  # "my ratings are 40 20 and 10 ... 40+20+10 is 70": the same ratings, summed by hand
         if _BELIEF_BEFORE_RE.search(before) or _STATED_BEFORE_RE.search(before) \
                 or (len(found) >= 2 and _SUMMED_BEFORE_RE.search(before)):
             believed = int(match.group("value"))

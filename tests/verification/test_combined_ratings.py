@@ -120,6 +120,16 @@ def test_adding_a_wife_is_a_dependent_not_a_rating_to_combine():
     assert combined_question_parse(text="I have 20 and 10, if I add them what do I get").ratings == (20, 10)
 
 
+def test_ratings_summed_by_hand_are_not_counted_twice():
+    # "My ratings are 40 20 and 10 and they say combined is 60?? 40+20+10 is 70": three ratings, not seven.
+    from verification.combined_ratings import combined_question_parse
+    asked = combined_question_parse(text="got my decision letter today - my ratings are 40 20 and 10 and they say "
+                                         "combined is 60?? 40+20+10 is 70 what happened")
+    assert asked.ratings == (40, 20, 10) and asked.believed == 70
+    assert combined_question_parse(text="what is 50 + 30 + 10 combined").ratings == (50, 30, 10)
+    assert combined_question_parse(text="ratings 30, 20, 10. 30+20+10 makes 60").believed == 60
+
+
 def test_two_guesses_at_ones_own_rating_are_not_ratings_to_combine():
     from verification.combined_ratings import combined_question_parse
     assert combined_question_parse(text="What's my combined rating? I lost my award letter and can't remember if "

@@ -33,6 +33,8 @@ from verification.own_record import (
         ("what am i rated at", KIND_RATING),
         ("when is my next payment", KIND_PAYMENT),
         ("Why did my VA payment drop by like $200", KIND_PAYMENT),
+        ("can you check if VA got the 21-526EZ I mailed 3 weeks ago?", KIND_DOCUMENTS),
+        ("I threw out my decision letter by mistake, can you tell me what they rated my shoulder", KIND_RATING),
         ("I haven't received my back pay yet", KIND_PAYMENT),
         ("did VA get my form", KIND_DOCUMENTS),
         ("Did VA receive my 21-526EZ form?", KIND_DOCUMENTS),
@@ -101,6 +103,8 @@ def test_every_answer_says_where_the_record_lives_and_who_helps():
 @pytest.mark.parametrize(("question", "kind"), [("what is my claim status", KIND_CLAIM_STATUS),
                                                 ("when is my next payment", KIND_PAYMENT),
         ("Why did my VA payment drop by like $200", KIND_PAYMENT),
+        ("can you check if VA got the 21-526EZ I mailed 3 weeks ago?", KIND_DOCUMENTS),
+        ("I threw out my decision letter by mistake, can you tell me what they rated my shoulder", KIND_RATING),
                                                 ("did my buddy get approved for his tinnitus", KIND_SOMEONE_ELSE)])
 def test_the_pipeline_answers_with_where_the_record_lives(question, kind):
     from verification.services import answer_question

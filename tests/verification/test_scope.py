@@ -247,6 +247,9 @@ CHIT_CHAT_QUESTIONS = [
 ]
 
 IN_SCOPE_QUESTIONS = [
+    "can voc rehab help me with a resume and job search?",
+    "I was denied because they said I have no current diagnosis for my back, but it hurts every day. isnt the pain enough?",
+    "I just got my decision letter and my backpay was way less than i figured. I got separation pay, is that why?",
     "Does the GI bill pay for a private pilot license",
     "can voc rehab pay for flight school to get my pilot license",
     "I had knee surgery last year, which rating should I get now?",
@@ -326,6 +329,7 @@ IN_SCOPE_QUESTIONS = [
 
 
 OUTSIDE_BENEFITS_QUESTIONS = [
+    "getting out in 3 months, can you rewrite my resume for civilian jobs? I was an 88M truck driver",
     "If aliens abducted me while I was on guard duty would the injuries be service connected?",
     "What's a good cortisone shot vs surgery for a torn meniscus, which should I do?",
     "Does the Philippine government pay a pension to Filipino WWII guerrilla veterans?",
