@@ -620,6 +620,12 @@ def test_topics_accept_lists_from_the_database():
          "community care"),
         ("my ETS is in 60 days, is it too late for BDD?", "my ETS is in 60 days, is it too late for BDD? fewer than 90 "
          "days left on active duty"),
+        ("20 years in, can I get my retirement AND VA disability", "20 years in, can I get my retirement AND VA "
+         "disability military retired pay and VA disability pay at the same time CRDP"),
+        ("rated 70% for PTSD, can I work a full time job", "rated 70% for PTSD, can I work a full time job work and "
+         "still get VA disability compensation posttraumatic stress disorder"),
+        ("how do I become the person who manages his VA money", "how do I become the person who manages his VA money "
+         "fiduciary"),
         ("how do i pull back my board appeal", "how do i pull back my board appeal withdraw a Board Appeal"),
         ("my intent to file ran out before i finished", "my intent to file ran out before i finished intent to file "
          "expires"),

@@ -1602,6 +1602,10 @@ def test_a_measurement_meets_a_rows_range_as_the_row_bounds_it():
     text = table_answer("6 months since my knee replacement, when does the 100% stop and what do I drop down to",
                         replacement)
     assert "- 60% — chronic residuals" in text and "- 30% — minimum rating" in text, text
+    # A table longer than the answer holds keeps the rows of the figures the question names.
+    pay = [("Monthly pay for a veteran alone:", LEAD), *((f"{n}% — ${n * 30}.00", OFF) for n in range(10, 101, 10))]
+    text = table_answer("I'm rated 90% and want to know how much more a month I'd get if I hit 100", pay)
+    assert "- 90% — $2700.00" in text and "- 100% — $3000.00" in text and "- 80%" not in text, text
     # A percent the word "rating" follows is the level asked, though a test is named before it.
     from verification.generators.extractive import levels_asked
     assert levels_asked("what FEV-1 do i need for 30% asthma rating") == frozenset({30})

@@ -106,6 +106,8 @@ _NOT_ITS_TABLE_RE = re.compile(
     r"(?:lay|buddy|witness)\s+(?:statements?|letters?|evidence)|good evidence|"
     # "Shoulder surgery last month, can VA pay me 100% while I recover": the convalescence rating, not the table.
     r"while (?:i|he|she) (?:recover|heal)\w*|convalesc\w*|"
+    # "Rated 70% for PTSD, can I work a full time job": working with compensation, not the PTSD levels.
+    r"(?:can|could|may) (?:i|he|she) (?:still )?(?:work|get a job|hold a job|keep (?:my|a) job)|full[- ]time job|"
     # "Bad before I joined and the army made it worse", "not on my entrance physical", "what effective date".
     r"pre-?\s?existing|before (?:i|he|she) (?:joined|enlisted|went in|entered)|entrance (?:exam|physical)|"
     r"(?:made|make|making) (?:it|them|that|this) (?:\w+ )?worse|aggravat\w*|effective date|"
@@ -169,6 +171,7 @@ _HIGHEST_RE = re.compile(r"\b(?:highest|maximum|max|top (?:rating|level|percent\
 _LOWER_LEVEL_RE = re.compile(r"\b(?:lowest|minimum|min)\b(?! (?:wage|age|service|time|period))|\b(?:drop|drops|dropped|go|goes|"
                              r"come|comes|reduced?|knocked)\s+(?:back\s+)?down\s+to\b|\bdrop to\b", re.IGNORECASE)
 _ROW_PERCENT_RE = re.compile(r"(\d{1,3})\s?%")
+_NAMED_FIGURE_RE = re.compile(r"(?<![\d$.,])(\d{1,3})(?![\d,.]\d)")
 _ROW_LEVEL_RE = re.compile(r"^\s*(?:[-•*]\s*)?(\d{1,3})\s?%")
 # Words that frame a question rather than name what it is about ("how long", "does it last", "can I get").
 FRAME_WORDS = content_words("long last lasts much many get take takes need happen happens work start end")
@@ -704,7 +707,9 @@ def extractive_generate(
     floor_base = best_score - ((W_DEADLINE if time_limit else W_COUNT) + W_NUMBER if id(best_unit) in counted_units
                                else 0.0)
 
-    chosen = _rating_rows(levels_text, chunk_of[best_unit.chunk_number], primary, chunk_types, levels=levels)
+    named_levels = frozenset(int(n) for n in _NAMED_FIGURE_RE.findall(question) if int(n) <= 100)
+    chosen = _rating_rows(levels_text, chunk_of[best_unit.chunk_number], primary, chunk_types, levels=levels,
+                          named=named_levels)
     if chosen and _HIGHEST_RE.search(question):
         chosen = _highest_stated(chosen, [u for _, u in primary], chunk_of[best_unit.chunk_number])
     leading = best_unit.chunk_number
@@ -726,7 +731,7 @@ def extractive_generate(
                  and not (causes and _about(chunk_of[n], causes)) and not others_case(chunk_of[n])
                  and not (rated_for and _about(chunk_of[n], rated_for)) and not rated_for_title(chunk_of[n])]
         table = _borrowed_table(levels_text, {n: by_chunk[n] for n in about}, chunk_of, chunk_types,
-                                besides=best_unit.chunk_number, levels=levels)
+                                besides=best_unit.chunk_number, levels=levels, named=named_levels)
         if table and _HIGHEST_RE.search(question):
             table = _highest_stated(table, [u for _, u in by_chunk[table[0].chunk_number]], chunk_of[table[0].chunk_number])
         if table:
@@ -1288,23 +1293,28 @@ def _row_levels(text: str) -> frozenset[int]:
 def _borrowed_table(
     question: str, by_chunk: Mapping[int, list[tuple[float, Unit]]], chunk_of: Mapping[int, SourceChunk],
     chunk_types: Mapping[int, str], *, besides: int, levels: frozenset[int] = frozenset(),
+    named: frozenset[int] = frozenset(),
 ) -> list[Unit]:
     """Return the rating table of the best-matching other source, for a question asking for the levels."""
     if not _LEVELS_QUESTION_RE.search(question):
         return []
     for number, scored in sorted(by_chunk.items(), key=lambda item: -max(s for s, _ in item[1])):
         if number != besides and (rows := _rating_rows(question, chunk_of[number], scored, chunk_types,
-                                                       levels=levels)):
+                                                       levels=levels, named=named)):
             return rows
     return []
 
 
 def _rating_rows(
     question: str, chunk: SourceChunk, scored: list[tuple[float, Unit]], chunk_types: Mapping[int, str], *,
-    levels: frozenset[int] = frozenset(),
+    levels: frozenset[int] = frozenset(), named: frozenset[int] = frozenset(),
 ) -> list[Unit]:
     """Return a rating table when a rating question meets one: its lead sentence and its levels, or only the
-    levels the question asks about when the table has them ("what is the PTSD rating at 70 percent")."""
+    levels the question asks about when the table has them ("what is the PTSD rating at 70 percent").
+
+    ``named``: the figures the question writes, the asker's own level among them. A table longer than
+    MAX_TABLE_ROWS keeps their rows ("I'm rated 90%, how much more a month at 100": the pay table's last two).
+    """
     if not _RATING_QUESTION_RE.search(question):
         return []
     units = [u for _, u in scored]
@@ -1317,7 +1327,8 @@ def _rating_rows(
     # ("Condensed levels:") says nothing the rows do not.
     caption = [u for u in units if u.position == rows[0].position - 1 and u.text.rstrip().endswith(":")
                and len(u.text.split()) >= CAPTION_MIN_WORDS]
-    picked = asked or rows[:MAX_TABLE_ROWS]
+    kept = [u for u in rows[MAX_TABLE_ROWS:] if named & _row_levels(u.text)]
+    picked = asked or [*rows[:MAX_TABLE_ROWS - len(kept)], *kept]
     # "DC 7531, kidney transplant:" between the nephrectomy's rows and the transplant's: a table of two codes
     # keeps the caption over each row it serves, or the transplant's 100% reads as the nephrectomy's.
     inner = [u for u in units if rows[0].position < u.position < rows[-1].position and not _ROW_RE.match(u.text)
