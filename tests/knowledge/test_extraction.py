@@ -626,6 +626,11 @@ def test_topics_accept_lists_from_the_database():
          "still get VA disability compensation posttraumatic stress disorder"),
         ("how do I become the person who manages his VA money", "how do I become the person who manages his VA money "
          "fiduciary"),
+        ("my blood pressure isnt service connected but my PTSD made it worse", "my blood pressure isnt service "
+         "connected but my PTSD made it worse secondary aggravation 3.310(b) secondary aggravation of a "
+         "non-service-connected condition"),
+        ("I got an other than honorable discharge", "I got an other than honorable discharge character of discharge "
+         "other than honorable"),
         ("how do i pull back my board appeal", "how do i pull back my board appeal withdraw a Board Appeal"),
         ("my intent to file ran out before i finished", "my intent to file ran out before i finished intent to file "
          "expires"),

@@ -1006,7 +1006,8 @@ def _rated_for(question: str, names: tuple[re.Pattern, dict[str, str]] | None) -
     return frozenset(code for m in _RATED_FOR_RE.finditer(question) for code in _conditions_in(m.group(1), names))
 
 
-_CAUSE_BEFORE_RE = re.compile(r"\b(?:from|due to|caused by|because of|secondary to|related to)\s+"
+# ("service connected through his hypertension": the stroke is asked, the hypertension is how it is connected)
+_CAUSE_BEFORE_RE = re.compile(r"\b(?:from|due to|caused by|because of|secondary to|related to|through|via)\s+"
                               r"(?:(?:my|his|her|the|a|an|service[- ]connected|sc|taking|years? of)\s+)*$", re.IGNORECASE)
 _CLAUSE_END_RE = re.compile(r"[.?!;,:]")
 
