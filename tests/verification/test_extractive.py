@@ -1649,6 +1649,11 @@ def test_a_yes_or_no_is_answered_by_the_sentence_not_by_a_table_of_rates():
     text = generate("Im rated 10% for my knee - do I still have to pay the VA loan funding fee?", {1: fees}, {1: 0.7}).text
     assert text.startswith("Veterans receiving VA disability compensation are exempt"), text
     assert text.index("For purchase loans") < text.index("2.15%") < text.index("3.3%")
+    # The lay terms appended to the question ("what a 0% noncompensable rating means") ask for no level.
+    asked = "I'm rated 0% for hemorrhoids, do I still have to pay the VA loan funding fee?"
+    text = extractive_generate(question=f"{asked} what a 0% noncompensable rating means", asked=asked,
+                               question_vector=QUESTION_VECTOR, chunks=[chunk(1, 1, 0.7)], units={1: fees}).text
+    assert text.startswith("Veterans receiving VA disability compensation are exempt"), text
     # An example illustrates the rule; it does not lead it.
     units = {1: [("Neurologic signs of a spine condition are rated separately under their own codes.", NEAR),
                  ("Common examples are sciatica in a leg, rated separately under DC 8520.", ON_TOPIC),

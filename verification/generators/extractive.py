@@ -405,6 +405,7 @@ def extractive_generate(
     name_words: frozenset[str] = frozenset(),
     benefits: frozenset[str] = frozenset(),
     rare_words: frozenset[str] = frozenset(),
+    asked: str | None = None,
 ) -> Generation:
     """Return a cited answer built from the chunks' own sentences; empty text when nothing fits.
 
@@ -441,13 +442,15 @@ def extractive_generate(
     separated = bool(_SEPARATED_RE.search(question)) and not _STILL_SERVING_RE.search(question)
     # The question without the asker's own rating; "how do I file for an increase on my knee rating" asks for
     # the way to file, not for the knee's levels, so an apply question asks for no table.
-    levels_text = "" if wants_form else _TEMPORARY_TOTAL_RE.sub(" ", _OWN_RATING_RE.sub(" ", question))
-    if levels_text != question and not _RATING_QUESTION_RE.search(levels_text) \
-            and levels_asked(levels_text, asked_as=question):
+    # The levels come from the question as asked (``asked``), not from the lay terms appended to it: "rated 0% for
+    # hemorrhoids, do I still pay the funding fee" brings "what a 0% noncompensable rating means", no level asked.
+    levels_text = "" if wants_form else _TEMPORARY_TOTAL_RE.sub(" ", _OWN_RATING_RE.sub(" ", asked or question))
+    if levels_text != (asked or question) and not _RATING_QUESTION_RE.search(levels_text) \
+            and levels_asked(levels_text, asked_as=asked or question):
         # "I'm at 50% for depression, what gets me bumped to 70": with the asker's own level out, the bare 70
         # is still the rating asked about.
         levels_text += " rating"
-    levels = levels_asked(levels_text, asked_as=question) if _RATING_QUESTION_RE.search(levels_text) and \
+    levels = levels_asked(levels_text, asked_as=asked or question) if _RATING_QUESTION_RE.search(levels_text) and \
         not _COMBINED_RE.search(question) else frozenset()
     if _HIGHEST_RE.search(question) or _LOWER_LEVEL_RE.search(question):
         # "is 40% the max for a back", "when does the 100% stop and what do I drop down to": the whole table
@@ -1140,7 +1143,8 @@ def _direct_first(chosen: list[Unit], best: Unit, scores: Mapping[int, float], *
     in_table = _ROW_RE.match(best.text) or _TABLE_LEAD_RE.search(best.text)
     if not chosen or chosen[0] is best or not any(u is best for u in chosen) \
             or (any(_ROW_RE.match(u.text) for u in chosen) and (not over_table or in_table)) \
-            or scores[id(best)] - scores.get(id(chosen[0]), 0.0) < DIRECT_FIRST_MARGIN \
+            or (scores[id(best)] - scores.get(id(chosen[0]), 0.0) < DIRECT_FIRST_MARGIN
+                and not (over_table and _TABLE_LEAD_RE.search(chosen[0].text))) \
             or _CONTEXT_BOUND_RE.match(best.text) or _BACK_REFERENCE_RE.search(best.text) \
             or _ADDITIVE_RE.search(best.text) or _EXAMPLE_OPENING_RE.match(best.text) \
             or _NUMBERED_STEP_RE.match(best.text) or (_LIST_ITEM_RE.match(best.text) and any(
@@ -1594,7 +1598,8 @@ class ExtractiveGenerator:
         benefits = [e for e in entities_extract(text=question) if e.type == "benefit"
                     and not re.search(_SPENT_BEFORE_RE.pattern + re.escape(e.text), question, re.IGNORECASE)]
         return extractive_generate(
-            question=lay_terms_expand(text=question), question_vector=context.question_vector, chunks=chunks,
+            question=lay_terms_expand(text=question), asked=question, question_vector=context.question_vector,
+            chunks=chunks,
             units=units, chunk_types=context.chunk_types, codes=context.codes,
             condition_names=kb.condition_names_get(), name_words=content_words(" ".join(e.text for e in benefits)),
             benefits=frozenset(e.value for e in benefits), rare_words=content_words(" ".join(context.rare_words)),
