@@ -631,6 +631,10 @@ def test_topics_accept_lists_from_the_database():
          "non-service-connected condition"),
         ("I got an other than honorable discharge", "I got an other than honorable discharge character of discharge "
          "other than honorable"),
+        ("VA said my asthma existed before service, I had it as a kid", "VA said my asthma existed before service, I "
+         "had it as a kid pre-existing condition made worse by service"),
+        ("can I use voc rehab to go to school", "can I use voc rehab to go to school Can VR&E pay for college Long-Term "
+         "Services track"),
         ("how do i pull back my board appeal", "how do i pull back my board appeal withdraw a Board Appeal"),
         ("my intent to file ran out before i finished", "my intent to file ran out before i finished intent to file "
          "expires"),

@@ -1575,8 +1575,10 @@ def _join(lines: list[tuple[bool, str]]) -> str:
     return out
 
 
+# "... instead of burning my GI Bill": the benefit kept back is context too.
 _SPENT_BEFORE_RE = re.compile(r"\b(?:used up|exhausted|ran out of|run out of|burned through|already used|maxed out|"
-                              r"no more|none of)\s+(?:all\s+(?:of\s+)?)?(?:my|the|his|her)?\s*(?:remaining\s+)?")
+                              r"no more|none of|instead of (?:burning|using|wasting|spending|touching))\s+"
+                              r"(?:all\s+(?:of\s+)?)?(?:my|the|his|her)?\s*(?:remaining\s+)?")
 
 
 class ExtractiveGenerator:
