@@ -604,7 +604,10 @@ def extractive_generate(
     within_year = bool(_WITHIN_YEAR_RE.search(question))
     # "Do I still have to pay the funding fee": a yes or no on no rating, which a sentence answers before any table.
     yes_no_not_levels = yes_no and not _RATING_QUESTION_RE.search(levels_text)
-    own_level = bool(_OWN_RATING_RE.search(question)) and yes_no and not wants_form
+    # "My dad is not service connected for anything, can the caregiver program pay me": whether having no rating is
+    # enough is asked the same way.
+    own_level = bool(_OWN_RATING_RE.search(question) or (not_connected and not survivor_asks)) and yes_no \
+        and not wants_form
     own_levels = frozenset() if levels or own_level else frozenset(
         int(n) for m in _OWN_RATING_RE.finditer(question) for n in _ROW_PERCENT_RE.findall(m.group(0)))
     sides = _comparison_sides(question) if comparing else []
@@ -659,7 +662,8 @@ def extractive_generate(
                 # a condition's window ("If you apply within 240 days, no health questions") is not the deadline.
                 score += (W_DEADLINE if time_limit else W_COUNT) + W_NUMBER
                 counted_units.add(id(unit))
-            if not_connected and _SERVICE_CONNECTED_RE.search(text) and not _NOT_CONNECTED_RE.search(text):
+            if not_connected and survivor_asks and _SERVICE_CONNECTED_RE.search(text) \
+                    and not _NOT_CONNECTED_RE.search(text):
                 score -= W_OTHER_POLARITY  # asked about a death not service connected, told of one that was
             elif connected_death and _NOT_CONNECTED_RE.search(text):
                 score -= W_OTHER_POLARITY  # and the other way round: a service-connected death's burial
