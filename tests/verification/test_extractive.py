@@ -1679,6 +1679,21 @@ def test_the_table_of_what_the_asker_is_rated_for_is_not_borrowed_for_a_benefits
     # Asked for the knee's levels, its table is read.
     assert "60% — chronic residuals" in answer("what are the rating percentages for a knee replacement")
 
+
+def test_a_page_on_a_presumption_alone_answers_a_question_on_a_benefit():
+    # "Died of bladder cancer in 2019, VA denied my DIC, it wasn't on the list": the page on the list's additions.
+    dic = [("For DIC, the veteran must have died from a service-connected illness.", NEAR)]
+    added = [("Bladder cancer was added to the Agent Orange presumptive conditions in 2021.", ON_TOPIC)]
+    bwn = [("Blue Water Navy veterans denied before 2020 may be eligible again.", NEAR)]
+    chunks = [replace(chunk(1, 1, 0.54), title="Bladder cancer added to the Agent Orange list",
+                      benefits=frozenset({"agent_orange", "pact_act"})),
+              replace(chunk(2, 2, 0.53), title="DIC: what must be true", benefits=frozenset({"dic"})),
+              replace(chunk(3, 3, 0.48), title="Blue Water Navy denials", benefits=frozenset({"blue_water_navy"}))]
+    text = answer_from("my husband died of bladder cancer, VA denied my DIC, it wasnt on the list", chunks,
+                       {1: added, 2: dic, 3: bwn}, benefits=frozenset({"dic"}))
+    assert text.startswith("Bladder cancer was added"), text
+    assert "Blue Water Navy" not in text, text
+
 def test_another_sources_table_lead_without_its_rows_or_codes_is_not_borrowed():
     # "I'm 60% with a wife and 2 kids, how much a month": the pension's "Maximum Annual Pension Rates ... :" came
     # after the compensation answer, a heading with nothing under it. (One naming codes still says something:

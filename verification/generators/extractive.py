@@ -59,6 +59,9 @@ BROAD_BENEFITS = frozenset({"disability_compensation", "va_health_care"})
 # A rating's status, not a program: beside a program named ("my dad is P&T, can I still use his DEA at 24") it
 # says whose benefit it is, and the program's own pages answer; alone ("I'm P&T, what can my kids get") it leads.
 STATUS_BENEFITS = frozenset({"p_and_t"})
+# Ways a condition is presumed service connected, not programs that pay: a page only on them ("Bladder cancer ...
+# added to the Agent Orange list") answers a DIC or compensation question as much as one on no benefit.
+PRESUMPTIONS = frozenset({"agent_orange", "pact_act", "camp_lejeune", "blue_water_navy", "gulf_war_illness"})
 STATUS_WORDS = content_words("100 percent permanent total permanently totally p&t p t rating rated disabled disability")
 # Programs with nothing to do with health care: a page only on them never answers a question on VA health care.
 APART_FROM_HEALTH = frozenset({"vre", "gi_bill", "gi_bill_post_911", "gi_bill_montgomery", "dea", "yellow_ribbon",
@@ -510,7 +513,7 @@ def extractive_generate(
             return 2
         if len(specific) > 1 and _on_every(c, specific):
             return -1  # "Can I use voc rehab and the GI Bill": the page on both answers before a page on one
-        return 1 if specific and not _on_benefit(c, specific) else 0
+        return 1 if specific and not (_on_benefit(c, specific) or _presumption_only(c)) else 0
 
     # "Do I have to travel to DC for my BVA hearing": a hearing before a judge, not the sense of hearing; the
     # pages on hearing loss are not read.
@@ -686,7 +689,8 @@ def extractive_generate(
     asked_about = specific <= STATUS_BENEFITS and any(
         (aspect_words - STATUS_WORDS) & content_words(chunk_of_read[n].title) for n in by_chunk)
     on_named = [c for n, scored in by_chunk.items() if specific and not asked_about
-                and _on_benefit(chunk_of_read[n], specific) and not _titled_for_another(chunk_of_read[n], specific)
+                and (_on_benefit(chunk_of_read[n], specific) or _presumption_only(chunk_of_read[n]))
+                and not _titled_for_another(chunk_of_read[n], specific)
                 for c in scored]
     # "What is form 21-0966": the form's own source answers (its title names it), not the pension application
     # that mentions it in passing.
@@ -933,12 +937,20 @@ def _titled_for_another(chunk: SourceChunk, asked: frozenset[str]) -> bool:
     """Whether the source's title names benefits and none is one the question names: the home loan page for
     surviving spouses mentions DIC, but it answers about home loans, not about DIC."""
     named = _title_benefits(chunk.title)
+    if not asked & PRESUMPTIONS:  # a DIC question reads the Agent Orange list; an Agent Orange answer not the PACT Act's
+        named -= PRESUMPTIONS
     return bool(asked and named) and not _benefits_meet(named, asked)
+
+
+def _presumption_only(chunk: SourceChunk) -> bool:
+    """Whether the chunk is on presumptions of service connection alone (the Agent Orange list's additions)."""
+    return bool(chunk.benefits) and chunk.benefits <= PRESUMPTIONS
 
 
 def _other_benefits_only(chunk: SourceChunk, asked: frozenset[str]) -> bool:
     """Whether the chunk is on benefits and none of them is, or belongs to, one the question names."""
-    return bool(asked and chunk.benefits) and not _on_benefit(chunk, asked)
+    others = chunk.benefits if asked & PRESUMPTIONS else chunk.benefits - PRESUMPTIONS
+    return bool(asked and others) and not _on_benefit(chunk, asked)
 
 
 @functools.lru_cache(maxsize=16384)  # the same chunks and sentences come back question after question
