@@ -1648,6 +1648,8 @@ def test_a_yes_or_no_is_answered_by_the_sentence_not_by_a_table_of_rates():
             ("Veterans receiving VA disability compensation are exempt from the funding fee.", QUESTION_VECTOR)]
     text = generate("Im rated 10% for my knee - do I still have to pay the VA loan funding fee?", {1: fees}, {1: 0.7}).text
     assert text.startswith("Veterans receiving VA disability compensation are exempt"), text
+    text = generate("im rated 40% do i have to pay the va funding fee", {1: fees}, {1: 0.7}).text
+    assert text.startswith("Veterans receiving VA disability compensation are exempt"), text
     assert text.index("For purchase loans") < text.index("2.15%") < text.index("3.3%")
     # The lay terms appended to the question ("what a 0% noncompensable rating means") ask for no level.
     asked = "I'm rated 0% for hemorrhoids, do I still have to pay the VA loan funding fee?"

@@ -319,8 +319,10 @@ _TEMPORARY_TOTAL_RE = re.compile(r"\btemporary (?:total|100 ?(?:%|percent\b))(?:
 # "Three ratings at 10 percent, what's my combined": the levels are the asker's, not the ones asked about.
 _COMBINED_RE = re.compile(r"\bcombin\w*", re.IGNORECASE)
 # A yes/no question ("do I need ...", "can I get ...") is answered by the explanation before any table.
-# "I have PTSD and depression, will the VA give me two ratings": the question may follow what the asker says.
-_YES_NO_RE = re.compile(r"(?:^|[,.;:!?\-–—]\s)\W*(?:do|does|did|can|could|is|are|am|was|will|would|should|has|have|if)\b",
+# "I have PTSD and depression, will the VA give me two ratings": the question may follow what the asker says
+# ("im rated 40% do i have to pay the funding fee": a level written runs into it).
+_YES_NO_RE = re.compile(r"(?:^|[,.;:!?\-–—]\s|\d\s?(?:%|percent)\s)\W*"
+                        r"(?:do|does|did|can|could|is|are|am|was|will|would|should|has|have|if)\b",
                         re.IGNORECASE)
 # A condition's table that condenses the levels it borrows ("PTSD ... Condensed levels:"): the General Rating
 # Formula's own page gives each row in full.
