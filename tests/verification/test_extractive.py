@@ -1115,6 +1115,9 @@ def test_a_question_for_the_highest_level_opens_with_the_tables_top_level():
                                question_vector=QUESTION_VECTOR, chunks=chunks, units={1: spine},
                                chunk_types={1: "rating_table"}).text
     assert "- 100% — unfavorable ankylosis" in text and "- 40%" in text, text
+    # "A higher level review" is a decision review, not a question for the table's top.
+    from verification.generators.extractive import _HIGHEST_RE
+    assert not _HIGHEST_RE.search("can i ask for a higher level review of my 40% back rating")
     # The source's own sentence on its maximum, after the rows, leads.
     afib = [("DC 7010 arrhythmias in 38 CFR 4.104:", LEAD), ("10% — one to four episodes a year", OFF),
             ("30% — more than four episodes a year", OFF), ("30 percent is the maximum under DC 7010.", OFF)]

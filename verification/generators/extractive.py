@@ -170,7 +170,8 @@ ALL_LEVELS_ROWS = 4
 # "Is there even a higher level or is that as high as it goes": whether the table goes above the asker's level.
 _HIGHEST_RE = re.compile(r"\b(?:highest|maximum|max|top (?:rating|level|percent\w*))\b|\bthe most (?:you|i|one|a vet\w*) "
                          r"(?:can|could) (?:get|receive)\b|\bas high as (?:it|they|you) (?:goes|go|gets|get|can go)\b|"
-                         r"\b(?:any|a|even a) higher (?:level|rating|percent\w*)\b|\bgo (?:any )?higher\b", re.IGNORECASE)
+                         r"\b(?:any|a|even a) higher (?:level|rating|percent\w*)\b(?![- ]review)|\bgo (?:any )?higher\b",
+                         re.IGNORECASE)  # (not "file a higher level review")
 _LOWER_LEVEL_RE = re.compile(r"\b(?:lowest|minimum|min)\b(?! (?:wage|age|service|time|period))|\b(?:drop|drops|dropped|go|goes|"
                              r"come|comes|reduced?|knocked)\s+(?:back\s+)?down\s+to\b|\bdrop to\b", re.IGNORECASE)
 _ROW_PERCENT_RE = re.compile(r"(\d{1,3})\s?%")
