@@ -627,8 +627,8 @@ def test_topics_accept_lists_from_the_database():
         ("how do I become the person who manages his VA money", "how do I become the person who manages his VA money "
          "fiduciary"),
         ("my blood pressure isnt service connected but my PTSD made it worse", "my blood pressure isnt service "
-         "connected but my PTSD made it worse secondary aggravation 3.310(b) secondary aggravation of a "
-         "non-service-connected condition"),
+         "connected but my PTSD made it worse secondary aggravation 3.310(b) when a service-connected condition worsens "
+         "a non-service-connected condition"),
         ("I got an other than honorable discharge", "I got an other than honorable discharge character of discharge "
          "other than honorable"),
         ("VA said my asthma existed before service, I had it as a kid", "VA said my asthma existed before service, I "
@@ -652,7 +652,7 @@ def test_topics_accept_lists_from_the_database():
         ("my doctor wrote my sleep apnea could possibly be related to service", "my doctor wrote my sleep apnea "
          "could possibly be related to service at least as likely as not"),
         ("the doc says my ptsd made my blood pressure worse", "the doc says my ptsd made my blood pressure worse "
-         "secondary aggravation 3.310(b)"),
+         "secondary aggravation 3.310(b) when a service-connected condition worsens a non-service-connected condition"),
         ("my tinnitus has gotten alot worse", "my tinnitus has gotten alot worse file for an increase when a condition "
          "gets worse"),
         ("rated 20 for my back, how do I ask for more?", "rated 20 for my back, how do I ask for more? file for an "
