@@ -248,6 +248,7 @@ LAY_TERMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
 )
 
 
+@functools.lru_cache(maxsize=4096)  # one question is expanded for its vector, its full-text query and its answer
 def lay_terms_expand(*, text: str) -> str:
     """Return ``text`` with the schedule's word for each everyday one it uses, appended once."""
     lowered = text.lower()
