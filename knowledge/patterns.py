@@ -88,6 +88,8 @@ _THOUSANDS_RE = re.compile(r",\d{3}(?!\d)")
 def dc_codes_match(text: str) -> list[PatternMatch]:
     """Return every diagnostic-code mention in order of appearance (duplicates kept)."""
     found: list[PatternMatch] = []
+    if not _FOUR_DIGITS_RE.search(text):  # most sentences have no code: one fast scan instead of the regexes
+        return found
     for m in _DC_PREFIXED_RE.finditer(text):
         list_start = m.start("list")
         for i, code in enumerate(_FOUR_DIGITS_RE.finditer(m.group("list"))):
@@ -172,24 +174,27 @@ _FORM_SHORT_RE = re.compile(
     r"\b(?:the|a|my|our|his|her|your|this|that|new|file|filed|filing|submit\w*|send\w*|sent|mail\w*|fax\w*|"
     r"on|with)\s+(?P<board>10182)\b(?![\w-])" + _NOT_PERCENT + r"|(?<![\w$.,-])(?P<named>10182)\s+form\b",
     re.IGNORECASE)
+_FORM_SHORT_DIGITS = ("526", "0995", "0996", "0781", "10182")
 _FORM_DD_RE = re.compile(r"\bDD\s*[-\u2010]?\s*(?:form\s*)?(?P<body>\d{3,4})(?![\w-])", re.IGNORECASE)
 _FORM_SF_RE = re.compile(r"\b(?:SF|standard\s+form)\s*[-\u2010]?\s*(?P<body>\d{2,4})(?![\w-])", re.IGNORECASE)
 
 
 def va_forms_match(text: str) -> list[PatternMatch]:
     found: list[PatternMatch] = []
-    for m in _FORM_PREFIXED_RE.finditer(text):
+    # Each regex tries its alternatives at every word; the word or digits it needs are rarer, found faster.
+    lowered = text.lower()
+    for m in _FORM_PREFIXED_RE.finditer(text) if "form" in lowered else ():
         if len(m.group("body")) == 4 and not m.group("va"):
             continue
         found.append(PatternMatch(value=m.group("body").upper(), text=m.group(), start=m.start(), end=m.end()))
-    for m in _FORM_BARE_RE.finditer(text):
+    for m in _FORM_BARE_RE.finditer(text) if "-" in text else ():
         found.append(PatternMatch(value=m.group().upper(), text=m.group(), start=m.start(), end=m.end()))
-    for m in _FORM_SHORT_RE.finditer(text):
+    for m in _FORM_SHORT_RE.finditer(text) if any(number in text for number in _FORM_SHORT_DIGITS) else ():
         group = next(name for name in ("body", "board", "named") if m.group(name))
         value = _FORM_SHORT[re.sub(r"[\s-]", "", m.group(group)).upper()]
         found.append(PatternMatch(value=value, text=m.group(group), start=m.start(group), end=m.end(group)))
-    for regex, series in ((_FORM_DD_RE, "DD"), (_FORM_SF_RE, "SF")):
-        for m in regex.finditer(text):
+    for regex, series, hints in ((_FORM_DD_RE, "DD", ("dd",)), (_FORM_SF_RE, "SF", ("sf", "standard"))):
+        for m in regex.finditer(text) if any(hint in lowered for hint in hints) else ():
             value = f"{series}-{m.group('body')}"
             found.append(PatternMatch(value=value, text=m.group(), start=m.start(), end=m.end()))
     found.sort(key=lambda p: (p.start, -(p.end - p.start)))
@@ -215,10 +220,13 @@ _PCT_WORD_RE = re.compile(
     re.IGNORECASE,
 )
 _PCT_NUM_RE = re.compile(_PCT_NUM)
+_PCT_WORD_HINT_RE = re.compile(r"cent|pct", re.IGNORECASE)  # what a unit other than "%" spells
 
 
 def percentages_find(text: str) -> list[str]:
     found: list[tuple[int, str]] = []
+    if "%" not in text and not _PCT_WORD_HINT_RE.search(text):
+        return []
     for m in _PCT_RE.finditer(text):
         for number in _PCT_NUM_RE.finditer(m.group("list")):
             found.append((m.start("list") + number.start(), _decimal_canonical(number.group()) + "%"))
@@ -245,6 +253,8 @@ _DOLLAR_WORD_RE = re.compile(
 
 def dollar_amounts_find(text: str) -> list[str]:
     found: list[tuple[int, str]] = []
+    if "$" not in text and "dollar" not in text.lower():
+        return []
     for regex in (_DOLLAR_RE, _DOLLAR_WORD_RE):
         for m in regex.finditer(text):
             number = m.group("amount").replace(",", "")
@@ -265,10 +275,14 @@ _PERIOD_RE = re.compile(
     re.IGNORECASE,
 )
 
+_PERIOD_UNIT_RE = re.compile(r"hour|day|week|month|year", re.IGNORECASE)  # one fast scan before the regex
+
 
 def periods_find(text: str) -> list[str]:
     """Return periods as "<n> <unit>" ("1 year", "90 days"); "one-year" and "60-day" included."""
     found: list[str] = []
+    if not _PERIOD_UNIT_RE.search(text):
+        return found
     for m in _PERIOD_RE.finditer(text):
         raw = m.group("number").lower()
         number = str(NUMBER_WORDS[raw]) if raw in NUMBER_WORDS else _decimal_canonical(raw)
@@ -316,6 +330,8 @@ _YEAR_RE = re.compile(r"(?<![\w$.,-])(?:19|20)\d{2}(?![\w%]|[.,]\d)")
 def dates_find(text: str) -> list[str]:
     """Return dates as ISO strings: "2022-08-10" for a full date, "1953-08" for a month and year."""
     found: list[tuple[int, int, str]] = []
+    if not _FOUR_DIGITS_RE.search(text):  # every date names its year
+        return []
     for regex in (_DATE_MDY_RE, _DATE_DMY_RE, _DATE_US_RE, _DATE_ISO_RE, _DATE_MY_RE):
         for m in regex.finditer(text):
             groups = m.groupdict()
