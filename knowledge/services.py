@@ -625,41 +625,52 @@ def _text_hash(model_name: str, text: str) -> str:
 
 # ---- answered questions and their graph edges ----
 
+# The answer, its "stored" history row (copied from what the insert returns, where the history signal built and
+# saved the copy in Python on a round trip of its own) and its graph edges, in one statement: with the commit, two
+# round trips in all. Each trip more (the ORM's insert apart, a SET, a savepoint, one per edge table) was measured
+# as a sizeable share of storing, and so was compiling the ORM's insert of some forty columns for every answer.
 # A stored answer can be made again; a crash may lose the last few hundred milliseconds of them, and in exchange
-# the commit does not wait for the WAL flush (measured: the largest share of storing time). SET LOCAL lasts to the
-# end of the transaction, and only the commit reads it.
-_EDGES_SQL = """
-SET LOCAL synchronous_commit TO OFF;
-WITH stored AS (
+# the commit does not wait for the WAL flush: set_config(..., true) lasts to the end of the transaction, and only
+# the commit reads it.
+_STORE_SQL = """
+WITH answered AS (
+    INSERT INTO {answered} ({insert_columns}) VALUES ({values}) RETURNING *
+), stored AS (
     INSERT INTO {history} ({columns}, history_date, history_type)
-    SELECT {columns}, %(stored_at)s, '+' FROM {answered} WHERE id = %(question)s
+    SELECT {columns}, %(stored_at)s, '+' FROM answered
 ), topics AS (
     INSERT INTO {topic} (question_id, topic_id, score)
-    SELECT %(question)s, t, sc FROM unnest(%(topic_ids)s::bigint[], %(topic_scores)s::float8[]) AS x(t, sc)
+    SELECT answered.id, t, sc FROM answered, unnest(%(topic_ids)s::bigint[], %(topic_scores)s::float8[]) AS x(t, sc)
     ON CONFLICT DO NOTHING
 ), entities AS (
     INSERT INTO {entity} (question_id, entity_id)
-    SELECT %(question)s, e FROM unnest(%(entity_ids)s::bigint[]) AS e
+    SELECT answered.id, e FROM answered, unnest(%(entity_ids)s::bigint[]) AS e
+    ON CONFLICT DO NOTHING
+), sources AS (
+    INSERT INTO {source} (question_id, source_id, chunk_id, citation_number)
+    SELECT answered.id, so, ch, n
+    FROM answered, unnest(%(source_ids)s::bigint[], %(chunk_ids)s::bigint[], %(numbers)s::int[]) AS x(so, ch, n)
     ON CONFLICT DO NOTHING
 )
-INSERT INTO {source} (question_id, source_id, chunk_id, citation_number)
-SELECT %(question)s, so, ch, n FROM unnest(%(source_ids)s::bigint[], %(chunk_ids)s::bigint[], %(numbers)s::int[])
-    AS x(so, ch, n)
-ON CONFLICT DO NOTHING
+SELECT answered.id, set_config('synchronous_commit', 'off', true) FROM answered
 """
 
 
 @functools.cache
-def _edges_sql() -> str:
-    """_EDGES_SQL for the models as they are: the history row copies the columns the history model keeps."""
+def _store_sql() -> tuple[str, tuple]:
+    """_STORE_SQL for the models as they are, and the answer's fields it inserts (all but the id)."""
     from knowledge.models import AnsweredQuestion, QuestionEntity, QuestionSource, QuestionTopic
 
+    quote = connection.ops.quote_name
+    fields = tuple(f for f in AnsweredQuestion._meta.concrete_fields if not f.primary_key)
     history = AnsweredQuestion.history.model
-    columns = ", ".join(connection.ops.quote_name(f.column) for f in history._meta.concrete_fields
-                        if not f.column.startswith("history_"))
-    return _EDGES_SQL.format(history=history._meta.db_table, answered=AnsweredQuestion._meta.db_table,
-                             columns=columns, topic=QuestionTopic._meta.db_table,
-                             entity=QuestionEntity._meta.db_table, source=QuestionSource._meta.db_table)
+    columns = ", ".join(quote(f.column) for f in history._meta.concrete_fields if not f.column.startswith("history_"))
+    sql = _STORE_SQL.format(
+        answered=AnsweredQuestion._meta.db_table, insert_columns=", ".join(quote(f.column) for f in fields),
+        values=", ".join(f"%(field_{f.attname})s" for f in fields), history=history._meta.db_table,
+        columns=columns, topic=QuestionTopic._meta.db_table, entity=QuestionEntity._meta.db_table,
+        source=QuestionSource._meta.db_table)
+    return sql, fields
 
 
 def answered_question_create(
@@ -717,28 +728,23 @@ def answered_question_create(
     )
     topic_ids = topic_ids_get()
     topics = [(topic_ids[slug], score) for slug, score in topic_scores if slug in topic_ids]
-    # Its "stored" history row is written with the edges, copied in the database, where the history signal built
-    # and saved the copy in Python on a round trip of its own.
-    row.skip_history_when_saving = True
+    sql, fields = _store_sql()
+    values = {f"field_{f.attname}": f.get_db_prep_save(f.pre_save(row, add=True), connection=connection) for f in fields}
     try:
-        # Three round trips in all: the insert, the rest in one statement, the commit. Each trip more (a separate
-        # SET, a savepoint around the insert, one per edge table) was measured as a sizeable share of storing.
-        with transaction.atomic():
-            row.save(force_insert=True)
-            with connection.cursor() as cursor:
-                cursor.execute(_edges_sql(), {
-                    "question": row.id, "stored_at": timezone.now(),
-                    "topic_ids": [pk for pk, _ in topics], "topic_scores": [score for _, score in topics],
-                    "entity_ids": sorted(set(entity_ids)),
-                    "source_ids": [source for _, source, _ in cited], "chunk_ids": [chunk for chunk, _, _ in cited],
-                    "numbers": [number for _, _, number in cited],
-                })
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute(sql, {
+                **values, "stored_at": timezone.now(),
+                "topic_ids": [pk for pk, _ in topics], "topic_scores": [score for _, score in topics],
+                "entity_ids": sorted(set(entity_ids)),
+                "source_ids": [source for _, source, _ in cited], "chunk_ids": [chunk for chunk, _, _ in cited],
+                "numbers": [number for _, _, number in cited],
+            })
+            row.id = cursor.fetchone()[0]
     except IntegrityError as exc:
         if getattr(getattr(exc.__cause__, "diag", None), "constraint_name", "") != ONE_CURRENT_CONSTRAINT:
             raise
         return AnsweredQuestion.objects.get(question_hash=question_hash, current=True, refused=False), False
-    finally:
-        del row.skip_history_when_saving
+    row._state.adding, row._state.db = False, connection.alias
     return row, True
 
 
