@@ -1708,3 +1708,25 @@ def test_another_sources_table_lead_without_its_rows_or_codes_is_not_borrowed():
                  ("100% — $16,551 a year", NEAR)]}
     text = generate("how much do i get with a wife and 2 kids", units, {1: 0.8, 2: 0.7}).text
     assert text == "VA pays a veteran rated 60 percent more with a spouse and children [1].", text
+
+
+HYPERTENSION = [
+    ("DC 7101 hypertension is rated on readings predominantly at the stated level:", LEAD),
+    ("10% — diastolic pressure predominantly 100 or more, or systolic pressure predominantly 160 or more", OFF),
+    ("20% — diastolic predominantly 110 or more, or systolic predominantly 200 or more", OFF),
+    ("40% — diastolic predominantly 120 or more", OFF),
+    ("60% — diastolic predominantly 130 or more", OFF),
+]
+
+
+def test_a_blood_pressure_leads_with_the_highest_threshold_it_meets():
+    # "Diastolic 110" meets both the 10% row's "100 or more" and the 20% row's "110 or more": it rates 20%.
+    assert table_answer("my blood pressure diastolic is 110 what rating", HYPERTENSION).startswith(
+        "- 20% — diastolic predominantly 110")
+    assert table_answer("my bp runs about 170 over 105 on meds, what rating", HYPERTENSION).startswith(
+        "- 10% — diastolic pressure predominantly 100")
+    assert table_answer("systolic 210, what percent is hypertension", HYPERTENSION).startswith("- 20% —")
+    assert table_answer("diastolic readings around 125", HYPERTENSION).startswith("- 40% —")
+    # Below every threshold, or a bare pair in no question about blood pressure: the table keeps its order.
+    assert table_answer("my bp is 130/85, what rating", HYPERTENSION).startswith("DC 7101")
+    assert table_answer("I was rated 10/20 for something, what rating", HYPERTENSION).startswith("DC 7101")

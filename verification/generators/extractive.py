@@ -9,6 +9,7 @@ sentence here), so answering needs only dot products.
 from __future__ import annotations
 
 import functools
+import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -1493,9 +1494,29 @@ def _range_test(text: str, start: int) -> str:
     return COMBINED_MOTION if _COMBINED_MOTION_RE.search(before) else _lung_test(before[-_TEST_NAME_CHARS:])
 
 
+# Blood pressure, in mm Hg without a unit said: "diastolic is 110", "runs 170 over 105", "bp 160/100"; a row's
+# "diastolic pressure predominantly 100 or more". A bare "N/M" counts only in a question about blood pressure.
+BLOOD_PRESSURE = "mmhg"
+_BP_NAMED_RE = re.compile(r"\b(?P<test>diastolic|systolic)\b\D{0,25}?(?<![\d.])(?P<value>\d{2,3})(?!\d)", re.IGNORECASE)
+_BP_PAIR_RE = re.compile(r"(?<![\d./])(?P<systolic>\d{2,3})\s*(?:/|over)\s*(?P<diastolic>\d{2,3})(?![\d/])", re.IGNORECASE)
+_BP_CONTEXT_RE = re.compile(r"\b(?:blood pressure|bp|hypertension|htn|pressure)\b", re.IGNORECASE)
+_BP_ROW_RE = re.compile(r"\b(?P<test>diastolic|systolic)(?:\s+pressure)?(?:\s+predominantly)?\s+(?P<low>\d{2,3})\s+or\s+more\b",
+                        re.IGNORECASE)
+
+
+def _blood_pressures(question: str) -> list[tuple[float, str, str]]:
+    found = [(float(m.group("value")), BLOOD_PRESSURE, m.group("test").lower()) for m in _BP_NAMED_RE.finditer(question)]
+    if not found and _BP_CONTEXT_RE.search(question):
+        for m in _BP_PAIR_RE.finditer(question):
+            found += [(float(m.group("systolic")), BLOOD_PRESSURE, "systolic"),
+                      (float(m.group("diastolic")), BLOOD_PRESSURE, "diastolic")]
+    return found
+
+
 def _measures(question: str) -> list[tuple[float, str, str]]:
-    """The measurements the asker gives: value, unit and the lung test it is of, if named ("FVC 70 percent")."""
-    found = []
+    """The measurements the asker gives: value, unit and the lung test it is of, if named ("FVC 70 percent"),
+    and blood pressures."""
+    found = _blood_pressures(question)
     for m in _ASKED_MEASURE_RE.finditer(question):
         unit = _unit_of(m.group("unit"))
         if unit == "percent" and (not (m.group("test") or m.group("after")) or _RATING_AFTER_RE.match(question, m.end())):
@@ -1525,19 +1546,29 @@ def _row_ranges(text: str) -> list[tuple[float, bool, float, bool, str, str]]:
             else:
                 found.append((float(m.group("low") or m.group("low2")), op not in ("more than", "greater than", "over"),
                               float("inf"), True, unit, test))
+    found += [(float(m.group("low")), True, float("inf"), True, BLOOD_PRESSURE, m.group("test").lower())
+              for m in _BP_ROW_RE.finditer(text)]
     return found
 
 
-def _in_a_range(measured: list[tuple[float, str, str]], text: str) -> bool:
-    """Whether a measurement of the question falls inside a range the row states in the same unit, and of the
-    same test when both name one ("FVC 70 percent" is not inside the 10% row's "DLCO 66 to 80 percent")."""
+def _ranges_met(measured: list[tuple[float, str, str]], text: str) -> list[tuple[int, bool]]:
+    """The measurements of the question (by index) that fall inside a range the row states in the same unit, and
+    of the same test when both name one ("FVC 70 percent" is not inside the 10% row's "DLCO 66 to 80 percent"),
+    each with whether that range is open at one end ("110 or more")."""
+    met = []
     for low, low_in, high, high_in, unit, test in _row_ranges(text):
-        for value, u, asked in measured:
+        for index, (value, u, asked) in enumerate(measured):
             inside = (low < value or (low_in and low == value)) and (value < high or (high_in and value == high))
             if u == unit and inside and not (asked and test and asked != test) \
                     and (test == COMBINED_MOTION) == (asked == COMBINED_MOTION):
-                return True
-    return False
+                met.append((index, math.isinf(low) or math.isinf(high)))
+    return met
+
+
+def _nested_thresholds(met: list[list[tuple[int, bool]]]) -> bool:
+    """Whether the rows a measurement meets do so only by open-ended thresholds of that one measurement: "diastolic
+    110" meets both "100 or more" and "110 or more"."""
+    return len({index for row in met for index, _ in row}) == 1 and all(open_ended for row in met for _, open_ended in row)
 
 
 def _described_row_first(units: list[Unit], question: str, chunk_of: Mapping[int, SourceChunk]) -> list[Unit]:
@@ -1564,7 +1595,11 @@ def _described_row_first(units: list[Unit], question: str, chunk_of: Mapping[int
     asked_numbers = set(_MEASURE_RE.findall(described))
     measured = _measures(described)
     # A measurement decides by itself ("forward flexion 55 degrees": every row speaks of flexion).
-    matched = [u for u in rows if _in_a_range(measured, u.text.split("—", 1)[-1])]
+    met = {id(u): _ranges_met(measured, u.text.split("—", 1)[-1]) for u in rows}
+    matched = [u for u in rows if met[id(u)]]
+    if len(matched) > 1 and _nested_thresholds([met[id(u)] for u in matched]):
+        # "diastolic 110" meets "100 or more" (10%) and "110 or more" (20%): the highest level it meets rates it.
+        matched = [max(matched, key=lambda u: max(_row_levels(u.text)))]
     if len(matched) > 1:
         return units  # the measurement fits several rows: a word they share would only pick one by chance
     if len(matched) != 1:
