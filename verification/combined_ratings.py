@@ -159,6 +159,8 @@ _BELIEF_BEFORE_RE = re.compile(r"\b(?:not|make|makes|equal|equals|be|only|is tha
                                r"|\bwhy(?: is|'s| was) (?:my |the )?(?:combined |total |overall |va )?"
                                r"(?:combined|rating) (?:only )?$",
                                re.IGNORECASE)
+# "why do 50 and 50 equal 80 instead of 100": what the asker expected, beside the total they were given.
+_EXPECTED_BEFORE_RE = re.compile(r"\b(?:instead of|rather than)\s+$", re.IGNORECASE)
 # "VA says I'm 60 combined", "VA says my combined is 80": a combined figure someone stated, not a rating to
 # combine (counted as one, "70, 20, 10, 10, VA says 80" made 100%). "My combined is 70 and I just got 30"
 # still combines the two.
@@ -186,11 +188,12 @@ _COUNT_EACH_RE = re.compile(
 )
 _COUNT_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
 _PAIRED = r"knees?|legs?|arms?|ankles?|hips?|shoulders?|elbows?|wrists?|feet|foot|hands?|thighs?|calf|calves|extremit\w*"
-_BOTH_EACH_RE = re.compile(rf"\bboth (?:{_PAIRED})\b[^.?!]*?\beach\b|\beach (?:{_PAIRED.replace('?', '')})\b",
+_BOTH = r"\bboth (?:of )?(?:(?:my|his|her|the) )?"  # "both knees", "both my knees", "both of his ankles"
+_BOTH_EACH_RE = re.compile(rf"{_BOTH}(?:{_PAIRED})\b[^.?!]*?\beach\b|\beach (?:{_PAIRED.replace('?', '')})\b",
                            re.IGNORECASE)
 # "both knees at 10 each", "both knees rated 10%": one rating given for both sides.
 _BOTH_RATED_RE = re.compile(
-    rf"\bboth (?:of my )?(?:{_PAIRED})\s+(?:(?:are|were|is|rated|at|for)\s+)*(?P<value>100|[1-9]0)(?!\d)"
+    rf"{_BOTH}(?:{_PAIRED})\s+(?:(?:are|were|is|rated|at|for)\s+)*(?P<value>100|[1-9]0)(?!\d)"
     r"(?:\s*(?:%|percent|per cent))?(?!\s*(?:and|,)\s*\d)",
     re.IGNORECASE,
 )
@@ -236,7 +239,9 @@ def combined_question_parse(*, text: str) -> CombinedQuestion | None:
         if _SUMMED_TERM_RE.search(before) or _SUMMED_TERM_RE.match(text, match.end()):
             if int(match.group("value")) in {int(m.group("value")) for m in found}:
                 continue  # "my ratings are 40 20 and 10 ... 40+20+10 is 70": the same ratings, summed by hand
-        if _BELIEF_BEFORE_RE.search(before) or _STATED_BEFORE_RE.search(before) \
+        if _EXPECTED_BEFORE_RE.search(before):
+            believed = believed or int(match.group("value"))
+        elif _BELIEF_BEFORE_RE.search(before) or _STATED_BEFORE_RE.search(before) \
                 or (len(found) >= 2 and _SUMMED_BEFORE_RE.search(before)):
             believed = int(match.group("value"))
         else:

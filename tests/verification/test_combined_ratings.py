@@ -157,6 +157,11 @@ def test_a_question_about_unemployability_is_not_a_calculation():
     # The total hoped for, after "make me" or "will I get": not a rating.
     ("I have 10% tinnitus and just got 10% for hearing loss. does that make me 20 percent?", (10, 10), (), 20),
     ("50 and 30, will that get me to 70?", (50, 30), (), 70),
+    # What the asker expected instead is no rating either (it read "100" as a third rating: 100%).
+    ("why does 50% and 50% equal 80% instead of 100?? VA math makes no sense", (50, 50), (), 80),
+    # "Both my knees ... each": one rating for both sides, beside another (one knee was dropped: 40%).
+    ("Both my knees are 10% each and my PTSD is 30%. VA says I'm 50% combined. How did they get 50?",
+     (30,), (10, 10), 50),
 ])
 def test_sides_each_side_and_a_hoped_for_total_are_read(text, ratings, bilateral, believed):
     from verification.combined_ratings import combined_question_parse

@@ -1730,3 +1730,15 @@ def test_a_blood_pressure_leads_with_the_highest_threshold_it_meets():
     # Below every threshold, or a bare pair in no question about blood pressure: the table keeps its order.
     assert table_answer("my bp is 130/85, what rating", HYPERTENSION).startswith("DC 7101")
     assert table_answer("I was rated 10/20 for something, what rating", HYPERTENSION).startswith("DC 7101")
+
+
+def test_a_limit_taken_for_granted_is_not_answered_by_another_things_having_none():
+    # "How long do I have to submit the claim before my intent to file runs out" led with "There is no deadline
+    # to file a Supplemental Claim"; the intent to file's "good for one year" is the limit asked.
+    none = [("There is no deadline to file a Supplemental Claim; you can file whenever you have new evidence.", ON_TOPIC)]
+    limit = [("An intent to file is good for one year from the date VA receives it.", NEAR)]
+    units, scores = {1: none, 2: limit}, {1: 0.7, 2: 0.68}
+    answer = generate("how long do i have to submit the full claim before my intent to file runs out", units, scores)
+    assert answer.text.startswith("An intent to file is good for one year")
+    # Asked whether there is a limit at all, having none is the answer.
+    assert generate("is there a deadline to file a supplemental claim", units, scores).text.startswith("There is no deadline")

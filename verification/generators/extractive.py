@@ -232,6 +232,9 @@ _HOW_MANY_RE = re.compile(r"\bhow many (\w+)", re.IGNORECASE)
 _TIME_LIMIT_QUESTION_RE = re.compile(
     r"\bhow (?:long|much time) (?:do|does|did|will) (?:i|we|you|he|she|they|my \w+|a \w+) (?:have|get)\b|"
     r"\b(?:deadline|time limit)\b", re.IGNORECASE)
+# "Is there a time limit", "is there any deadline", "do I have a deadline": whether there is one at all.
+_WHETHER_LIMIT_RE = re.compile(r"\b(?:is there|are there|do (?:i|we|you) have|does (?:it|that|he|she) have|"
+                               r"any)\s+(?:a\s+|an\s+|any\s+)?(?:deadlines?|time limits?)\b", re.IGNORECASE)
 # "I missed the one year deadline to appeal, am I out of luck": what is left after a limit, not the limit itself.
 _MISSED_LIMIT_RE = re.compile(r"\b(?:missed|miss|blew|past|passed|after|beyond|late for|too late for)\s+(?:the\s+|my\s+|that\s+)?"
                               r"(?:(?:one|1|one-year|1-year|\d+-day|\d+ day)\s+)?(?:year\s+)?(?:deadline|time limit)\b",
@@ -898,16 +901,20 @@ def _count_pattern(question: str) -> re.Pattern | None:
     match = _HOW_MANY_RE.search(question)
     if not match:
         if _TIME_LIMIT_QUESTION_RE.search(_MISSED_LIMIT_RE.sub(" ", question)):
+            # "Is there a time limit to file a claim? I got out in 1992": "there is no deadline" answers it; "how
+            # long do I have before it runs out" takes a limit for granted, and another thing's having none
+            # ("no deadline to file a Supplemental Claim") does not answer it.
+            none = r"|\b(?:no|not a|not any) (?:deadline|time limit)\b" if _WHETHER_LIMIT_RE.search(question) else ""
             # "You have up to one year from the date VA receives the claim" sets a limit too.
-            # "You generally have 10 years from your last discharge to use it", "a spouse has 10 years to use DEA".
+            # "You generally have 10 years from your last discharge to use it", "a spouse has 10 years to use DEA",
+            # "an intent to file is good for one year", "each ITF expires after 1 year".
             return re.compile(rf"\b(?:have|has)\s+(?:{_NUMBER_WORDS})\s+(?:hours?|days?|weeks?|months?|years?)\s+"
                               rf"(?:from|after|to use)\b|"
-                              rf"\b(?:within|no later than|ends?|expires?|(?:have|has) up to)\s+(?:the\s+)?"
+                              rf"\b(?:within|no later than|ends?|expires?(?: after| in)?|(?:have|has) up to|"
+                              rf"(?:is|are|stays?|remains?) (?:good|valid) for)\s+(?:the\s+)?"
                               rf"(?:first\s+)?(?:{_NUMBER_WORDS})\s+(?:hours?|days?|weeks?|months?|years?)\b|"
-                              rf"\bup to (?:{_NUMBER_WORDS})\s+(?:hours?|days?|weeks?|months?|years?) (?:from|after)\b|"
-                              # "Is there a time limit to file a claim? I got out in 1992": "there is no deadline".
-                              rf"\b(?:no|not a|not any) (?:deadline|time limit)\b",
-                              re.IGNORECASE)
+                              rf"\bup to (?:{_NUMBER_WORDS})\s+(?:hours?|days?|weeks?|months?|years?) (?:from|after)\b"
+                              + none, re.IGNORECASE)
         return None
     noun = re.escape(match.group(1).lower().removesuffix("s"))
     return re.compile(rf"\b(?:{_NUMBER_WORDS})(?:\s+\w+)?\s+{noun}s?\b", re.IGNORECASE)  # not "one-time"
