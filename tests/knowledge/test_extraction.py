@@ -801,6 +801,7 @@ def test_topics_accept_lists_from_the_database():
         ("I have ED from my diabetes meds, rated 0%",
          "I have ED from my diabetes meds, rated 0% special monthly compensation SMC-K loss of use of a creative organ"),
         ("they sent me to the ED visit desk", "they sent me to the ED visit desk"),
+        ("how is erectile dysfunction rated", "how is erectile dysfunction rated"),
         ("do I need every symptom on the list to get 50%?",
          "do I need every symptom on the list to get 50%? not every listed symptom examples not a checklist"),
         ("got denied for hearing loss back in 2015. can i try again",
