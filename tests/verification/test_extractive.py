@@ -1742,3 +1742,15 @@ def test_a_limit_taken_for_granted_is_not_answered_by_another_things_having_none
     assert answer.text.startswith("An intent to file is good for one year")
     # Asked whether there is a limit at all, having none is the answer.
     assert generate("is there a deadline to file a supplemental claim", units, scores).text.startswith("There is no deadline")
+
+
+def test_a_form_question_reads_the_first_close_source_naming_a_form():
+    # "Knee is rated 10 and it's worse, how do I ask for a higher rating, which form": the three closest sources
+    # are the knee's pages, which name no form; the increase's page, fourth, names 21-526EZ and answers.
+    knee = {n: [(f"Each knee problem can get its own rating, note {n}.", ON_TOPIC)] for n in (1, 2, 3)}
+    increase = "If a condition has gotten worse, file a claim for an increased rating on VA Form 21-526EZ."
+    chunks = [chunk(1, 1, 0.53), chunk(2, 2, 0.52), chunk(3, 3, 0.52), chunk(4, 4, 0.50, increase)]
+    result = extractive_generate(question="knee is rated 10 and its worse now, which form do i use to ask for more",
+                                 question_vector=QUESTION_VECTOR, chunks=chunks,
+                                 units={**knee, 4: [(increase, NEAR)]})
+    assert result.text.startswith("If a condition has gotten worse") and "21-526EZ" in result.text

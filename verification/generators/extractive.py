@@ -587,6 +587,10 @@ def extractive_generate(
         # is read too (not the one for those still serving).
         read += [c for c in sources[len(read):] if chunk_types.get(c.chunk_id) == "eligibility"
                  and not others_case(c) and c.score >= RULES_SOURCE_FLOOR * top_score][:1]
+    if wants_form and read and not any(va_forms_find(c.content) for c in read):
+        # "Knee is rated 10 and it's worse, how do I ask for a higher rating, which form": the knee's pages name no
+        # form; the first close source that does (the increase's 21-526EZ) is read too.
+        read += [c for c in sources[len(read):] if va_forms_find(c.content) and c.score >= RULES_SOURCE_FLOOR * top_score][:1]
     if levels and read and not any(holds_level_in_full(c) for c in read):
         # The level asked about is a row of a source ranked lower: it takes the last place. A level given in
         # full (the General Rating Formula's 70% row) takes it from one a condition's condensed table gives.
