@@ -35,6 +35,7 @@ def answer_caches_warm(*, limit: int = WARM_CHUNKS_MAX) -> int:
     rows = list(Chunk.objects.order_by("id").values_list("id", "entry_id", "title", "content",
                                                           "diagnostic_code")[:limit])
     model_name = embedding_provider_get().model_name
+    condition_names = kb.condition_names_get()
     for start in range(0, len(rows), WARM_BATCH):
         batch = rows[start:start + WARM_BATCH]
         units = kb.chunk_units_get(chunks=[(pk, content) for pk, _, _, content, _ in batch], model_name=model_name)
@@ -46,7 +47,7 @@ def answer_caches_warm(*, limit: int = WARM_CHUNKS_MAX) -> int:
             texts = [text for text, _ in units.get(pk, ())]
             for text in texts:
                 facts_find(text)
-            chunk_texts_warm(title=title, content=content, unit_texts=texts)
+            chunk_texts_warm(title=title, content=content, unit_texts=texts, condition_names=condition_names)
     # The words spelling correction reads (the corpus's and the English word list), and the corpus's stems
     # and everyday words rare words are told by.
     kb.corpus_words_get()

@@ -974,9 +974,14 @@ def _codes_in(text: str) -> frozenset[str]:
     return frozenset(dc_codes_find(text)) | frozenset(va_forms_find(text))
 
 
-def chunk_texts_warm(*, title: str, content: str, unit_texts: Sequence[str]) -> None:
+def chunk_texts_warm(*, title: str, content: str, unit_texts: Sequence[str],
+                     condition_names: Mapping[str, str] | None = None) -> None:
     """Derive and cache what answering reads of a chunk: the codes and forms it names, its title's words and
-    word pairs, its words, and each sentence's codes, words and table levels (verification.warmup)."""
+    word pairs, its words, and each sentence's codes, words, table levels and the conditions it names in words
+    (verification.warmup)."""
+    names = _names_pattern(tuple(sorted(condition_names.items()))) if condition_names else None
+    for text in (content, *unit_texts) if names else ():
+        _names_found(names[0], text)
     _codes_in(f"{title}\n{content}")
     _codes_in(title)
     _title_benefits(title)
@@ -992,7 +997,7 @@ def chunk_texts_warm(*, title: str, content: str, unit_texts: Sequence[str]) -> 
 
 def chunk_texts_clear() -> None:
     """Empty what ``chunk_texts_warm`` fills, as in a fresh worker (benchmarks and tests)."""
-    for cached in (_codes_in, _row_levels, _title_benefits, _title_phrases, _title_pairs, source_words):
+    for cached in (_codes_in, _row_levels, _title_benefits, _title_phrases, _title_pairs, source_words, _names_found):
         cached.cache_clear()
 
 
