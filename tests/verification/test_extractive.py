@@ -1754,3 +1754,16 @@ def test_a_form_question_reads_the_first_close_source_naming_a_form():
                                  question_vector=QUESTION_VECTOR, chunks=chunks,
                                  units={**knee, 4: [(increase, NEAR)]})
     assert result.text.startswith("If a condition has gotten worse") and "21-526EZ" in result.text
+
+
+def test_the_sentence_whose_threshold_the_askers_level_meets_answers_for_them():
+    # "I'm rated 60% combined, what priority group": group 1's "rated 50% or more" is the asker's, not groups 7
+    # and 8, closer in words.
+    low = [("Priority group 8 is for veterans whose income is above both limits and who pay copays.", ON_TOPIC)]
+    high = [("Priority group 1 includes veterans with a service-connected disability rated 50% or more.", NEAR)]
+    units, scores = {1: low, 2: high}, {1: 0.7, 2: 0.68}
+    answer = generate("im rated 60% combined, what priority group does that put me in", units, scores).text
+    assert answer.startswith("Priority group 1 includes")
+    # A level below the threshold meets nothing there.
+    assert generate("im rated 20% combined, what priority group does that put me in", units, scores).text.startswith(
+        "Priority group 8")

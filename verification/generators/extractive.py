@@ -274,6 +274,8 @@ _OWN_RATING_RE = re.compile(
     r"\d{1,3}\s?(?:%|percent\b)|\bmy (?:current |combined )?rating is \d{1,3}\s?(?:%|percent\b)?|"
     # "I'm at 90%", "if I'm 50 percent, do I pay copays", "as a 100% disabled vet": the asker's own level.
     r"\b(?:i'?m|i am|currently|already)\s+(?:(?:at|sitting at|on)\s+)?(?:an?\s+)?\d{1,3}\s?(?:%|percent\b)|"
+    # "VA has me at 70 percent", "they put me at 60%": the level VA gave the asker.
+    r"\b(?:has|have|had|put|puts|got)\s+me\s+(?:at|down as|as)\s+\d{1,3}\s?(?:%|percent\b)|"
     # "I drive 40 miles each way, 30% rated": the asker's own level told after the question.
     r"(?:^|[,;.]\s*|\band\s+)\d{1,3}\s?(?:%|percent)\s+(?:rated|sc|service[- ]connected|disabled)\b(?!\s+(?:for|on)\b)|"
     r"\bas an?\s+\d{1,3}\s?(?:%|percent)\s+(?:disabled\s+|service[- ]connected\s+)?(?:vet|veteran)\b|"
@@ -687,7 +689,8 @@ def extractive_generate(
                 score += W_THRESHOLD  # "he is 50% service connected, can I get the stipend": "rated 70% or more"
             if yes_no_not_levels and _TABLE_LEAD_RE.search(text):
                 score -= W_TABLE_LEAD_YES_NO
-            if own_levels and not chunk.diagnostic_code and not _ROW_RE.match(text) and own_levels & _percents(text):
+            if own_levels and not chunk.diagnostic_code and not _ROW_RE.match(text) \
+                    and (own_levels & _percents(text) or _threshold_met(own_levels, text)):
                 # (not a condition's page: "my husband gets 10% for tinnitus" names the rating tinnitus gets)
                 score += W_OWN_LEVEL
             scored.append((score + (W_LEVEL if levels & _row_levels(text) else 0.0), unit))
@@ -1318,6 +1321,12 @@ def _rows_together(chosen: list[Unit]) -> list[Unit]:
     rest = [u for u in chosen if id(u) not in row_ids]
     rows.sort(key=lambda u: min(_row_levels(u.text)))
     return [*rest[:first], *rows, *rest[first:]]
+
+
+def _threshold_met(levels: frozenset[int], text: str) -> bool:
+    """Whether a level the asker holds meets a threshold the sentence sets ("rated 50% or more" for a 60%)."""
+    return any(level >= int(n) for m in _THRESHOLD_RE.finditer(text) for n in re.findall(r"\d{1,3}", m.group(0))
+               for level in levels)
 
 
 def _percents(text: str) -> frozenset[int]:
