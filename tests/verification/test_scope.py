@@ -171,6 +171,8 @@ OTHER_AGENCY_QUESTIONS = [
     ("how do i get a copy of my marriage certificate", "State vital records office (marriage and divorce)"),
     ("can i deduct the VA funding fee on my taxes this year", "Internal Revenue Service"),
     ("what tax bracket am i in if i make 60k at my job plus 70% va disability", "Internal Revenue Service"),
+    ("what's the Roth IRA contribution limit for 2025?", "Internal Revenue Service"),
+    ("can i roll my 401k over into an ira", "Internal Revenue Service"),
     ("im in a custody fight with my ex, can she use my PTSD rating against me to get full custody", COURTS),
     ("what is the asvab score for the navy", DOD),
 ]
