@@ -804,6 +804,14 @@ def test_topics_accept_lists_from_the_database():
         ("how is erectile dysfunction rated", "how is erectile dysfunction rated"),
         ("VA has me at 70 percent now, what priority group does that make me",
          "VA has me at 70 percent now, what priority group does that make me priority groups 1 and 2 rated 50% or more"),
+        ("my dad passed away, he was getting 90%. does my mom keep getting his check?",
+         "my dad passed away, he was getting 90%. does my mom keep getting his check? "
+         "does a spouse keep the veteran's compensation after the veteran dies"),
+        ("we got divorced and she's still listed on my award, how do i tell va",
+         "we got divorced and she's still listed on my award, how do i tell va "
+         "remove a dependent after a divorce 21-686c"),
+        ("his rating is 100% but not permanent, can i get champva",
+         "his rating is 100% but not permanent, can i get champva CHAMPVA who qualifies rated permanently and totally disabled"),
         ("which priority group is a 20% rating",
          "which priority group is a 20% rating priority groups 3 and 4 rating of 10% or 20%"),
         ("do I need every symptom on the list to get 50%?",
