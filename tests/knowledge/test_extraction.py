@@ -812,6 +812,9 @@ def test_topics_accept_lists_from_the_database():
          "remove a dependent after a divorce 21-686c"),
         ("his rating is 100% but not permanent, can i get champva",
          "his rating is 100% but not permanent, can i get champva CHAMPVA who qualifies rated permanently and totally disabled"),
+        ("I was sexually assaulted in the service and never reported it, can VA give me counseling?",
+         "I was sexually assaulted in the service and never reported it, can VA give me counseling? "
+         "free VA health care for military sexual trauma MST"),
         ("which priority group is a 20% rating",
          "which priority group is a 20% rating priority groups 3 and 4 rating of 10% or 20%"),
         ("do I need every symptom on the list to get 50%?",
