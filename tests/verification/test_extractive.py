@@ -1767,3 +1767,14 @@ def test_the_sentence_whose_threshold_the_askers_level_meets_answers_for_them():
     # A level below the threshold meets nothing there.
     assert generate("im rated 20% combined, what priority group does that put me in", units, scores).text.startswith(
         "Priority group 8")
+
+
+def test_what_the_askers_other_ratings_add_up_to_is_their_own_figure_not_a_level_asked():
+    # "I'm 100% for PTSD and my other conditions add up to 60%, anything extra": SMC-S answers; the 60% is the
+    # asker's, so no table of levels is brought in beside it.
+    smc = [("SMC-S, the housebound rate, is paid for a single disability rated 100% plus others ratable at 60% or more.",
+            ON_TOPIC), ("SMC-S pays a fixed amount above the 100% rate.", ON_TOPIC)]
+    sixty = [*PTSD_TABLE[:3], ("60% — reduced reliability in most areas", OFF), *PTSD_TABLE[3:]]
+    answer = generate("I'm 100% for PTSD and my other conditions add up to 60%. Is there anything extra I get?",
+                      {1: smc, 2: sixty}, {1: 0.7, 2: 0.69}, {2: "rating_table"}).text
+    assert answer.startswith("SMC-S, the housebound rate") and "60% —" not in answer

@@ -274,6 +274,8 @@ _OWN_RATING_RE = re.compile(
     r"\d{1,3}\s?(?:%|percent\b)|\bmy (?:current |combined )?rating is \d{1,3}\s?(?:%|percent\b)?|"
     # "I'm at 90%", "if I'm 50 percent, do I pay copays", "as a 100% disabled vet": the asker's own level.
     r"\b(?:i'?m|i am|currently|already)\s+(?:(?:at|sitting at|on)\s+)?(?:an?\s+)?\d{1,3}\s?(?:%|percent\b)|"
+    # "my other conditions add up to 60%", "they combine to 70 percent": the asker's own figures.
+    r"\b(?:add(?:s|ed)? up to|combine(?:s|d)? (?:to|for)|come(?:s)? (?:out )?to)\s+(?:about\s+)?\d{1,3}\s?(?:%|percent\b)|"
     # "VA has me at 70 percent", "they put me at 60%": the level VA gave the asker.
     r"\b(?:has|have|had|put|puts|got)\s+me\s+(?:at|down as|as)\s+\d{1,3}\s?(?:%|percent\b)|"
     # "I drive 40 miles each way, 30% rated": the asker's own level told after the question.
