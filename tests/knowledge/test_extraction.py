@@ -526,7 +526,7 @@ def test_topics_accept_lists_from_the_database():
         ("my knee injury in the army caused my hip to go bad", "my knee injury in the army caused my hip to go bad "
          "secondary service connection 3.310"),
         ("hip secondary to knee?", "hip secondary to knee? secondary service connection 3.310"),
-        ("cavc deadline", "cavc deadline Court of Appeals for Veterans Claims"),
+        ("cavc deadline", "cavc deadline Court of Appeals for Veterans Claims CAVC Notice of Appeal"),
         ("does living with my boyfriend mess up my DIC", "does living with my boyfriend mess up my DIC living with "
          "another person and presenting as married remarriage"),
         ("how far back will DIC pay if i apply more than a year after he died", "how far back will DIC pay if i "
@@ -611,7 +611,7 @@ def test_topics_accept_lists_from_the_database():
         ("can i file another 10182 on the same issue", "can i file another 10182 on the same issue options after a Board "
          "decision"),
         ("BVA denied me on june 3, last day to appeal to the court?", "BVA denied me on june 3, last day to appeal to "
-         "the court? options after a Board decision Court of Appeals for Veterans Claims"),
+         "the court? options after a Board decision Court of Appeals for Veterans Claims CAVC Notice of Appeal"),
         ("my son died on active duty, is there anything VA pays to parents", "my son died on active duty, is there "
          "anything VA pays to parents Parents' DIC DIC survivors"),
         ("can't really work anymore, does VR&E have anything", "can't really work anymore, does VR&E have anything "

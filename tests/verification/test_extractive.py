@@ -1778,3 +1778,29 @@ def test_what_the_askers_other_ratings_add_up_to_is_their_own_figure_not_a_level
     answer = generate("I'm 100% for PTSD and my other conditions add up to 60%. Is there anything extra I get?",
                       {1: smc, 2: sixty}, {1: 0.7, 2: 0.69}, {2: "rating_table"}).text
     assert answer.startswith("SMC-S, the housebound rate") and "60% —" not in answer
+
+
+def test_after_the_board_decided_requesting_a_board_appeal_is_not_the_next_step():
+    # "The Board denied my appeal, how long do I have to take it to the court": the Court's 120 days, not the
+    # Board Appeal's own request (within one year, on VA Form 10182), which tied with it.
+    board = [("A Board Appeal sends your case to a judge; you request it with VA Form 10182 within one year.", ON_TOPIC)]
+    court = [("You must file a Notice of Appeal with the Court within 120 days from the date on the Board decision.",
+              ON_TOPIC)]
+    units, scores = {1: board, 2: [(court[0][0], NEAR)]}, {1: 0.73, 2: 0.7}
+    answer = generate("the board denied my appeal. how long do i have to take it to the court?", units, scores).text
+    assert answer.startswith("You must file a Notice of Appeal")
+
+
+def test_a_page_the_lay_terms_name_is_read_wherever_it_ranks():
+    # "The BVA denied me, what are my options now": the lay terms add the page's own name ("options after a Board
+    # decision"); that page ranked fourth, below three on the Board in general, and answers.
+    texts = {n: f"A Board decision on options for appeals is final, note {n}." for n in (1, 2, 3)}
+    general = {n: [(text, NEAR)] for n, text in texts.items()}
+    after = "If you disagree with a Board decision, you can file a Supplemental Claim or appeal to the Court."
+    chunks = [chunk(1, 1, 0.58, texts[1]), chunk(2, 2, 0.57, texts[2]), chunk(3, 3, 0.57, texts[3]), chunk(4, 4, 0.55)]
+    chunks[3] = SourceChunk(number=4, chunk_id=4, entry_id="after-board", title="Options after a Board decision",
+                            url="https://www.va.gov/decision-reviews/", content=after, score=0.55)
+    asked = "the BVA denied me in march, what are my options now"
+    result = extractive_generate(question=f"{asked} options after a Board decision", asked=asked,
+                                 question_vector=QUESTION_VECTOR, chunks=chunks, units={**general, 4: [(after, ON_TOPIC)]})
+    assert result.text.startswith("If you disagree with a Board decision")

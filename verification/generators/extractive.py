@@ -311,6 +311,14 @@ _WITHIN_YEAR_RE = re.compile(r"\bwithin (?:a|one|1|the|that|the first) year\b", 
 _AFTER_YEAR_RE = re.compile(r"\b(?:more than|over|after) (?:a|one|1) year\b|\blet (?:a|one|the) year pass\b",
                             re.IGNORECASE)
 W_OTHER_BRANCH = 0.1
+# "The Board denied my appeal, how long do I have to take it to the court": the Board Appeal is behind the asker;
+# a sentence on requesting one is not the next step asked about.
+_BOARD_DECIDED_RE = re.compile(r"\b(?:board|bva|veterans law judge)\b[^.?!]{0,50}\b(?:denied|decided|decision|"
+                               r"turned (?:me )?down|rejected|ruled)\b|"
+                               r"\b(?:denied|lost|turned down)\b[^.?!]{0,30}\b(?:at|by|from) the (?:board|bva)\b",
+                               re.IGNORECASE)
+_BOARD_REQUEST_RE = re.compile(r"\b(?:request|file|filing|submit)\w*\b[^.]{0,40}\bBoard Appeal\b|\bBoard Appeal (?:sends|asks)\b|"
+                               r"\bVA Form 10182\b")
 # "I'm rated 10%, do I still have to pay the funding fee": a yes or no is answered by a sentence ("veterans
 # receiving compensation are exempt"), not by the lead of a table of rates.
 # "Common examples are radiculopathy or sciatica ...": an example illustrates the rule before it and never leads it.
@@ -555,6 +563,11 @@ def extractive_generate(
                              if not content_words(" ".join(pair)) <= read_words)
     if unread_pairs:
         read += [c for c in sources[len(read):] if unread_pairs & _title_pairs(c.title)][:1]
+    # "The BVA denied me, what are my options now": the everyday words brought the page's own name ("options after
+    # a Board decision", knowledge/phrases/lay_terms.yaml); the page so named is read, ranked where it may be.
+    appended = content_words(question[len(asked):]) if asked and question.startswith(asked) else frozenset()
+    if appended:
+        read += [c for c in sources[len(read):] if (title := content_words(c.title)) and title <= appended][:1]
 
     def titled_for_asked(c: SourceChunk) -> bool:
         return _benefits_meet(_title_benefits(c.title), specific)
@@ -620,6 +633,7 @@ def extractive_generate(
     # (not how to apply, nor what happens to a payment).
     yes_no = bool(_YES_NO_RE.search(question))
     within_year = bool(_WITHIN_YEAR_RE.search(question))
+    board_decided = bool(_BOARD_DECIDED_RE.search(question))
     # "Do I still have to pay the funding fee": a yes or no on no rating, which a sentence answers before any table.
     yes_no_not_levels = yes_no and not _RATING_QUESTION_RE.search(levels_text)
     # "My dad is not service connected for anything, can the caregiver program pay me": whether having no rating is
@@ -687,6 +701,8 @@ def extractive_generate(
                 score -= W_OTHER_POLARITY  # and the other way round: a service-connected death's burial
             if within_year and _AFTER_YEAR_RE.search(text):
                 score -= W_OTHER_BRANCH  # "if I file within a year": not "if you file more than a year after"
+            if board_decided and _BOARD_REQUEST_RE.search(text):
+                score -= W_OTHER_BRANCH  # the Board has decided: asking it again is not the step asked about
             if own_level and _THRESHOLD_RE.search(text):
                 score += W_THRESHOLD  # "he is 50% service connected, can I get the stipend": "rated 70% or more"
             if yes_no_not_levels and _TABLE_LEAD_RE.search(text):
