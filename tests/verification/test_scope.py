@@ -449,6 +449,7 @@ NEAR_DOMAIN_IN_SCOPE = [
     # A shop's hearing clinic is evidence for a claim; a medicine's side effects claimed are secondary service
     # connection.
     "can i use my costco hearing test for my va hearing loss claim or do they need a special test",
+    "I got my hearing tested at costco and it shows my hearing got worse. can I use that for an increase on my rating?",
     "can side effects from my ptsd meds be claimed",
     "can my ex wife get part of my va disability check? we have 2 kids together",
     "what's the difference between the army and navy for GI Bill",
