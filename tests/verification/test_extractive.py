@@ -1804,3 +1804,21 @@ def test_a_page_the_lay_terms_name_is_read_wherever_it_ranks():
     result = extractive_generate(question=f"{asked} options after a Board decision", asked=asked,
                                  question_vector=QUESTION_VECTOR, chunks=chunks, units={**general, 4: [(after, ON_TOPIC)]})
     assert result.text.startswith("If you disagree with a Board decision")
+
+
+HEART = [
+    ("DC 7005 coronary artery disease is rated on METs and heart function:", LEAD),
+    ("10% — symptoms at more than 7 but not more than 10 METs, or continuous medication required", OFF),
+    ("30% — symptoms at more than 5 but not more than 7 METs, or cardiac hypertrophy", OFF),
+    ("60% — symptoms at more than 3 but not more than 5 METs, or ejection fraction of 30 to 50 percent", OFF),
+    ("100% — chronic congestive heart failure, or symptoms at 3 METs or less, or ejection fraction below 30 percent", OFF),
+]
+
+
+def test_a_workload_in_mets_or_an_ejection_fraction_names_its_row():
+    assert table_answer("short of breath at 6 METs on my stress test, what rating for my CAD", HEART).startswith(
+        "- 30% — symptoms at more than 5")
+    assert table_answer("my ejection fraction is 40 percent, what rating", HEART).startswith("- 60% —")
+    assert table_answer("tired at 3 mets, what % is that", HEART).startswith("- 100% —")
+    # A percent that is no named measurement stays a rating: "I believe I'm 30 percent" names no row.
+    assert table_answer("my belief is that 40 percent is right for my heart, what rating", HEART).startswith("DC 7005")

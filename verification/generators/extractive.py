@@ -1485,27 +1485,28 @@ _NEGATED_RE = re.compile(r"\b(?:don'?t|do not|doesn'?t|does not|didn'?t|not|no|n
 # "served 20 months", "flexion 55 degrees", "FEV1 45 percent predicted": a measurement and its unit, and a row's
 # range of one ("at least 18 months but less than 24 months", "greater than 30 degrees but not greater than 60
 # degrees", "FEV-1 40 to 55 percent"). A percent counts only as a test's or a body area's, never as a rating.
-_UNIT = r"(?P<unit>months?|degrees?|days?|weeks?|years?|percent|%)"
+_UNIT = r"(?P<unit>months?|degrees?|days?|weeks?|years?|mets?|percent|%)"
 _ASKED_MEASURE_RE = re.compile(
-    r"(?:(?P<test>fev-?1|fvc|dlco|predicted|body|skin|exposed|area|covers?|combined)\D{0,20})?(?<![\d.,$/-])"
+    r"(?:(?P<test>fev-?1|fvc|dlco|predicted|body|skin|exposed|area|covers?|combined|ejection fraction|lvef|\bef\b)"
+    r"\D{0,20})?(?<![\d.,$/-])"
     r"(?P<value>\d{1,3}(?:\.\d+)?)\s*" + _UNIT + r"(?P<after>\s+(?:predicted|of (?:my|the) (?:body|skin)))?",
     re.IGNORECASE)
 # Ends are exclusive where the row says so: "greater than 30 but not greater than 60 degrees" does not hold 30,
 # "at least 4 weeks but less than 6 weeks" does not hold 6.
 _ROW_RANGE_RE = re.compile(
     r"(?P<lowop>greater than|more than|over)?\s*(?<![\d.])(?P<low>\d{1,3}(?:\.\d+)?)\s*"
-    r"(?:%|percent|degrees?|months?|days?|weeks?|years?)?\s*(?:but\s+)?"
+    r"(?:%|percent|degrees?|months?|days?|weeks?|years?|mets?)?\s*(?:but\s+)?"
     r"(?P<op>and up to|up to|to|through|-|–|not greater than|less than|not more than|under)\s+(?P<high>\d{1,3}(?:\.\d+)?)\s*"
     + _UNIT, re.IGNORECASE)
 # A range open at one end: "forward flexion of 30 degrees or less", "FEV-1 below 40 percent", "at least 6 weeks".
 # Not a bare "not greater than 120 degrees": the spine rows give it for the combined range of motion, which a
 # single measurement ("bends forward 25 degrees") is not.
 _ROW_UPPER_RE = re.compile(r"(?:\b(?P<op>below|under|less than)\s+(?P<high>\d{1,3}(?:\.\d+)?)\s*" + _UNIT + r")|"
-                           r"(?:(?<![\d.])(?P<high2>\d{1,3}(?:\.\d+)?)\s*(?P<unit2>months?|degrees?|days?|weeks?|years?|"
+                           r"(?:(?<![\d.])(?P<high2>\d{1,3}(?:\.\d+)?)\s*(?P<unit2>months?|degrees?|days?|weeks?|years?|mets?|"
                            r"percent|%)\s+or\s+(?:less|fewer|lower)\b)", re.IGNORECASE)
 _ROW_LOWER_RE = re.compile(r"(?:\b(?<!not )(?P<op>at least|more than|greater than|over)\s+(?P<low>\d{1,3}(?:\.\d+)?)\s*" + _UNIT +
                            r"(?!\s*(?:but|to|through|-|–)\b))|"
-                           r"(?:(?<![\d.])(?P<low2>\d{1,3}(?:\.\d+)?)\s*(?P<unit2>months?|degrees?|days?|weeks?|years?|"
+                           r"(?:(?<![\d.])(?P<low2>\d{1,3}(?:\.\d+)?)\s*(?P<unit2>months?|degrees?|days?|weeks?|years?|mets?|"
                            r"percent|%)\s+or\s+(?:more|greater|higher|longer)\b)", re.IGNORECASE)
 
 
