@@ -815,6 +815,15 @@ def test_topics_accept_lists_from_the_database():
         ("I was sexually assaulted in the service and never reported it, can VA give me counseling?",
          "I was sexually assaulted in the service and never reported it, can VA give me counseling? "
          "free VA health care for military sexual trauma MST"),
+        ("I separated Oct 15 2024 and filed in August 2025, what date does my pay go back to?",
+         "I separated Oct 15 2024 and filed in August 2025, what date does my pay go back to? "
+         "effective date day after separation"),
+        ("about to be evicted and my claim has been pending 7 months, can it be expedited",
+         "about to be evicted and my claim has been pending 7 months, can it be expedited "
+         "How long does a VA disability claim take priority processing"),
+        ("I lost my higher level review on my hearing loss, can I go to the Board next",
+         "I lost my higher level review on my hearing loss, can I go to the Board next "
+         "Board Appeal of a Higher-Level Review decision VA Form 10182"),
         ("which priority group is a 20% rating",
          "which priority group is a 20% rating priority groups 3 and 4 rating of 10% or 20%"),
         ("do I need every symptom on the list to get 50%?",
