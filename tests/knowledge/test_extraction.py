@@ -826,6 +826,8 @@ def test_topics_accept_lists_from_the_database():
          "Board Appeal of a Higher-Level Review decision VA Form 10182"),
         ("can I get sleep apnea service connected secondary to my PTSD",
          "can I get sleep apnea service connected secondary to my PTSD secondary service connection 3.310"),
+        ("how long after I get out can I file a claim for my back?",
+         "how long after I get out can I file a claim for my back? no deadline to file a disability claim"),
         ("which priority group is a 20% rating",
          "which priority group is a 20% rating priority groups 3 and 4 rating of 10% or 20%"),
         ("do I need every symptom on the list to get 50%?",

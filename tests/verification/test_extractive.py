@@ -1735,13 +1735,22 @@ def test_a_blood_pressure_leads_with_the_highest_threshold_it_meets():
 def test_a_limit_taken_for_granted_is_not_answered_by_another_things_having_none():
     # "How long do I have to submit the claim before my intent to file runs out" led with "There is no deadline
     # to file a Supplemental Claim"; the intent to file's "good for one year" is the limit asked.
-    none = [("There is no deadline to file a Supplemental Claim; you can file whenever you have new evidence.", ON_TOPIC)]
+    none = [("There is no deadline to file a Supplemental Claim (VA Form 20-0995); you can file whenever you have new "
+             "evidence.", ON_TOPIC)]
     limit = [("An intent to file is good for one year from the date VA receives it.", NEAR)]
     units, scores = {1: none, 2: limit}, {1: 0.7, 2: 0.68}
     answer = generate("how long do i have to submit the full claim before my intent to file runs out", units, scores)
     assert answer.text.startswith("An intent to file is good for one year")
     # Asked whether there is a limit at all, having none is the answer.
     assert generate("is there a deadline to file a supplemental claim", units, scores).text.startswith("There is no deadline")
+    # A limit taken for granted of the thing asked about, which has none, is answered by its "no deadline": "how
+    # long after I get out can I file a claim", not the year to send evidence after filing.
+    none = [("There is no deadline to file a VA disability compensation claim.", ON_TOPIC)]
+    evidence = [("After you file, you have up to one year from the date VA receives the claim to send evidence.", NEAR)]
+    # (As the pipeline passes it: the lay terms append the page's words.)
+    question = "how long after i get out can i file a claim for my back no deadline to file a disability claim"
+    answer = generate(question, {1: evidence, 2: none}, {1: 0.7, 2: 0.68})
+    assert answer.text.startswith("There is no deadline to file")
 
 
 def test_a_form_question_reads_the_first_close_source_naming_a_form():

@@ -686,7 +686,7 @@ def extractive_generate(
             unit = Unit(chunk.number, position, text, np.asarray(vector, dtype=np.float32))
             score = _unit_score(unit, question_vector, aspect_words, unit_entities, chunk_match, wants_number, wants_form)
             if counted and (found := counted.search(text)) and not (time_limit and _in_condition(text, found.start())) \
-                    and chunk.score >= COUNT_SOURCE_FLOOR * top_score:
+                    and chunk.score >= COUNT_SOURCE_FLOOR * top_score and not _another_forms_none(found, text, question):
                 # "How many months", "how long do I have to": a count of the thing asked ("up to 36 months of
                 # benefits", "within 1 year and 120 days") is the number asked for, more than any figure
                 # ("up to $500,000"), which earns W_NUMBER too. It orders; the floors are set without it.
@@ -926,10 +926,10 @@ def _count_pattern(question: str) -> re.Pattern | None:
     match = _HOW_MANY_RE.search(question)
     if not match:
         if _TIME_LIMIT_QUESTION_RE.search(_MISSED_LIMIT_RE.sub(" ", question)):
-            # "Is there a time limit to file a claim? I got out in 1992": "there is no deadline" answers it; "how
-            # long do I have before it runs out" takes a limit for granted, and another thing's having none
-            # ("no deadline to file a Supplemental Claim") does not answer it.
-            none = r"|\b(?:no|not a|not any) (?:deadline|time limit)\b" if _WHETHER_LIMIT_RE.search(question) else ""
+            # "Is there a time limit to file a claim? I got out in 1992", "how long after I get out can I file a
+            # claim": "there is no deadline" answers it (a form's having none, the question naming no form, does
+            # not: _another_forms_none).
+            none = r"|\b(?:no|not a|not any) (?:deadline|time limit)\b"
             # "You have up to one year from the date VA receives the claim" sets a limit too.
             # "You generally have 10 years from your last discharge to use it", "a spouse has 10 years to use DEA",
             # "an intent to file is good for one year", "each ITF expires after 1 year".
@@ -943,6 +943,17 @@ def _count_pattern(question: str) -> re.Pattern | None:
         return None
     noun = re.escape(match.group(1).lower().removesuffix("s"))
     return re.compile(rf"\b(?:{_NUMBER_WORDS})(?:\s+\w+)?\s+{noun}s?\b", re.IGNORECASE)  # not "one-time"
+
+
+_NO_LIMIT_RE = re.compile(r"(?:no|not a|not any) (?:deadline|time limit)$", re.IGNORECASE)
+
+
+def _another_forms_none(found: re.Match[str], text: str, question: str) -> bool:
+    """Whether a count found is "no deadline" for a form the question does not name: "how long do I have before my
+    intent to file runs out" is not answered by "there is no deadline to file a Supplemental Claim (VA Form
+    20-0995)", though a question whether there is any limit at all is."""
+    return bool(_NO_LIMIT_RE.match(found.group(0))) and not _WHETHER_LIMIT_RE.search(question) \
+        and bool(set(va_forms_find(text)) - set(va_forms_find(question)))
 
 
 def _on_benefit(chunk: SourceChunk, asked: frozenset[str]) -> bool:
