@@ -1831,3 +1831,14 @@ def test_a_workload_in_mets_or_an_ejection_fraction_names_its_row():
     assert table_answer("tired at 3 mets, what % is that", HEART).startswith("- 100% —")
     # A percent that is no named measurement stays a rating: "I believe I'm 30 percent" names no row.
     assert table_answer("my belief is that 40 percent is right for my heart, what rating", HEART).startswith("DC 7005")
+
+
+def test_a_status_told_in_its_own_sentence_still_asks_whether_it_is_enough():
+    # "im only rated 10%. can I still use voc rehab to go back to school": who qualifies is asked even with the
+    # status ending its own sentence; the rules' source, ranked fourth, is read.
+    others = {n: [(f"VR&E can pay for college under the long-term track, note {n}.", ON_TOPIC)] for n in (1, 2, 3)}
+    rules = [("You may be eligible for VR&E with a service-connected disability rating of at least 10%.", NEAR)]
+    units, scores = {**others, 4: rules}, {1: 0.72, 2: 0.71, 3: 0.7, 4: 0.66}
+    answer = generate("im only rated 10%. can I still use voc rehab to go back to school?", units, scores,
+                      {4: "eligibility"}).text
+    assert "at least 10% [4]" in answer
