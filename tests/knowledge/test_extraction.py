@@ -828,6 +828,9 @@ def test_topics_accept_lists_from_the_database():
          "can I get sleep apnea service connected secondary to my PTSD secondary service connection 3.310"),
         ("how long after I get out can I file a claim for my back?",
          "how long after I get out can I file a claim for my back? no deadline to file a disability claim"),
+        ("I've taken naproxen for years for my service connected back and now have GERD from it, can I claim it",
+         "I've taken naproxen for years for my service connected back and now have GERD from it, can I claim it "
+         "side effects of medication for a service-connected condition secondary"),
         ("which priority group is a 20% rating",
          "which priority group is a 20% rating priority groups 3 and 4 rating of 10% or 20%"),
         ("do I need every symptom on the list to get 50%?",
