@@ -831,6 +831,9 @@ def test_topics_accept_lists_from_the_database():
         ("I've taken naproxen for years for my service connected back and now have GERD from it, can I claim it",
          "I've taken naproxen for years for my service connected back and now have GERD from it, can I claim it "
          "side effects of medication for a service-connected condition secondary"),
+        ("I can't cross my legs anymore because of my hip",
+         "I can't cross my legs anymore because of my hip DC 5253 impairment of the thigh limited adduction cannot cross "
+         "the legs"),
         ("which priority group is a 20% rating",
          "which priority group is a 20% rating priority groups 3 and 4 rating of 10% or 20%"),
         ("do I need every symptom on the list to get 50%?",
