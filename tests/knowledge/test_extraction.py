@@ -834,6 +834,9 @@ def test_topics_accept_lists_from_the_database():
         ("I can't cross my legs anymore because of my hip",
          "I can't cross my legs anymore because of my hip DC 5253 impairment of the thigh limited adduction cannot cross "
          "the legs"),
+        ("my grandpa served in korea and passed away, grandma lives on a small social security check. anything from VA?",
+         "my grandpa served in korea and passed away, grandma lives on a small social security check. anything from VA? "
+         "Survivors Pension for a surviving spouse with limited income"),
         ("which priority group is a 20% rating",
          "which priority group is a 20% rating priority groups 3 and 4 rating of 10% or 20%"),
         ("do I need every symptom on the list to get 50%?",
