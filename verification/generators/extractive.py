@@ -90,8 +90,10 @@ _ELIGIBILITY_QUESTION_RE = re.compile(
     # "Can I get DIC if my husband died of a heart attack": whether the benefit's conditions are met.
     r"(?:can|could|would) (?:i|we|she|he|they|my \w+) (?:get|receive|qualify for) [^.?!]{1,30} if|"
     # "I'm 10% service connected, can I get VR&E": the asker's status, then whether it is enough.
-    # "im only rated 10%. can I still use voc rehab": the status may end its own sentence.
-    r"i'?m\b[^?!]{1,40}?[,.]?\s(?:can|could|would|do) (?:i|we) (?:still )?(?:get|receive|qualify for|use|apply for))\b",
+    r"i'?m\b[^.?!]{1,40}?,?\s(?:can|could|would|do) (?:i|we) (?:still )?(?:get|receive|qualify for|use|apply for)|"
+    # "im only rated 10%. can I still use voc rehab": a status ending its own sentence, then "still" (not "I'm
+    # rated 70% for PTSD. Can I get sleep apnea service connected", a claim).
+    r"i'?m\b[^.?!]{1,40}?\.\s+(?:can|could|would|do) (?:i|we) still (?:get|receive|qualify for|use|apply for))\b",
     re.IGNORECASE)
 W_ELIGIBILITY_CHUNK = 0.25
 # Questions on how a condition is connected or when it can be claimed, not on its levels: "secondary to PTSD",
