@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from knowledge.extraction import BENEFIT_PARTS
+from knowledge.extraction import BENEFIT_PARTS, ByIdentity
 from knowledge.patterns import dc_codes_find, va_forms_find
 from verification.generators.base import Generation, GenerationContext
 from verification.layers.citations import content_words, source_words
@@ -637,6 +637,9 @@ def extractive_generate(
     yes_no = bool(_YES_NO_RE.search(question))
     within_year = bool(_WITHIN_YEAR_RE.search(question))
     board_decided = bool(_BOARD_DECIDED_RE.search(question))
+    # A limit asked for, not whether there is one, and the forms the question names (_another_forms_none).
+    limit_not_whether = counted is not None and not _WHETHER_LIMIT_RE.search(question)
+    question_forms = frozenset(va_forms_find(question))
     # "Do I still have to pay the funding fee": a yes or no on no rating, which a sentence answers before any table.
     yes_no_not_levels = yes_no and not _RATING_QUESTION_RE.search(levels_text)
     # "My dad is not service connected for anything, can the caregiver program pay me": whether having no rating is
@@ -689,7 +692,8 @@ def extractive_generate(
             unit = Unit(chunk.number, position, text, np.asarray(vector, dtype=np.float32))
             score = _unit_score(unit, question_vector, aspect_words, unit_entities, chunk_match, wants_number, wants_form)
             if counted and (found := counted.search(text)) and not (time_limit and _in_condition(text, found.start())) \
-                    and chunk.score >= COUNT_SOURCE_FLOOR * top_score and not _another_forms_none(found, text, question):
+                    and chunk.score >= COUNT_SOURCE_FLOOR * top_score \
+                    and not (limit_not_whether and _another_forms_none(found, text, question_forms)):
                 # "How many months", "how long do I have to": a count of the thing asked ("up to 36 months of
                 # benefits", "within 1 year and 120 days") is the number asked for, more than any figure
                 # ("up to $500,000"), which earns W_NUMBER too. It orders; the floors are set without it.
@@ -951,12 +955,12 @@ def _count_pattern(question: str) -> re.Pattern | None:
 _NO_LIMIT_RE = re.compile(r"(?:no|not a|not any) (?:deadline|time limit)$", re.IGNORECASE)
 
 
-def _another_forms_none(found: re.Match[str], text: str, question: str) -> bool:
-    """Whether a count found is "no deadline" for a form the question does not name: "how long do I have before my
-    intent to file runs out" is not answered by "there is no deadline to file a Supplemental Claim (VA Form
-    20-0995)", though a question whether there is any limit at all is."""
-    return bool(_NO_LIMIT_RE.match(found.group(0))) and not _WHETHER_LIMIT_RE.search(question) \
-        and bool(set(va_forms_find(text)) - set(va_forms_find(question)))
+def _another_forms_none(found: re.Match[str], text: str, question_forms: frozenset[str]) -> bool:
+    """Whether a count found is "no deadline" for a form the question does not name (``question_forms``): "how long
+    do I have before my intent to file runs out" is not answered by "there is no deadline to file a Supplemental
+    Claim (VA Form 20-0995)". The caller asks only for a limit taken for granted: a question whether there is any
+    limit at all is answered by any "no deadline"."""
+    return bool(_NO_LIMIT_RE.match(found.group(0))) and bool(set(va_forms_find(text)) - question_forms)
 
 
 def _on_benefit(chunk: SourceChunk, asked: frozenset[str]) -> bool:
@@ -1014,7 +1018,7 @@ def chunk_texts_warm(*, title: str, content: str, unit_texts: Sequence[str],
     """Derive and cache what answering reads of a chunk: the codes and forms it names, its title's words and
     word pairs, its words, and each sentence's codes, words, table levels and the conditions it names in words
     (verification.warmup)."""
-    names = _names_pattern(tuple(sorted(condition_names.items()))) if condition_names else None
+    names = _conditions_pattern(condition_names) if condition_names else None
     for text in (content, *unit_texts) if names else ():
         _names_found(names[0], text)
     _codes_in(f"{title}\n{content}")
@@ -1048,6 +1052,10 @@ def _names_pattern(names: tuple[tuple[str, str], ...]) -> tuple[re.Pattern, dict
     lookup = dict(names)
     alternation = "|".join(re.escape(name) for name in sorted(lookup, key=len, reverse=True))
     return re.compile(rf"(?<!\w)(?:{alternation})(?!\w)", re.IGNORECASE), lookup
+
+
+# The warm-up's pattern for the mapping it is handed for every chunk, built once (not sorted again per chunk).
+_conditions_pattern = ByIdentity(lambda condition_names: _names_pattern(tuple(sorted(condition_names.items()))))
 
 
 def _conditions_in(text: str, names: tuple[re.Pattern, dict[str, str]] | None) -> frozenset[str]:
@@ -1499,7 +1507,8 @@ _NEGATED_RE = re.compile(r"\b(?:don'?t|do not|doesn'?t|does not|didn'?t|not|no|n
 # "served 20 months", "flexion 55 degrees", "FEV1 45 percent predicted": a measurement and its unit, and a row's
 # range of one ("at least 18 months but less than 24 months", "greater than 30 degrees but not greater than 60
 # degrees", "FEV-1 40 to 55 percent"). A percent counts only as a test's or a body area's, never as a rating.
-_UNIT = r"(?P<unit>months?|degrees?|days?|weeks?|years?|mets?|percent|%)"
+_UNIT_WORDS = r"months?|degrees?|days?|weeks?|years?|mets?|percent|%"
+_UNIT = rf"(?P<unit>{_UNIT_WORDS})"
 _ASKED_MEASURE_RE = re.compile(
     r"(?:(?P<test>fev-?1|fvc|dlco|predicted|body|skin|exposed|area|covers?|combined|ejection fraction|lvef|\bef\b)"
     r"\D{0,20})?(?<![\d.,$/-])"
@@ -1509,19 +1518,19 @@ _ASKED_MEASURE_RE = re.compile(
 # "at least 4 weeks but less than 6 weeks" does not hold 6.
 _ROW_RANGE_RE = re.compile(
     r"(?P<lowop>greater than|more than|over)?\s*(?<![\d.])(?P<low>\d{1,3}(?:\.\d+)?)\s*"
-    r"(?:%|percent|degrees?|months?|days?|weeks?|years?|mets?)?\s*(?:but\s+)?"
+    rf"(?:{_UNIT_WORDS})?\s*(?:but\s+)?"
     r"(?P<op>and up to|up to|to|through|-|–|not greater than|less than|not more than|under)\s+(?P<high>\d{1,3}(?:\.\d+)?)\s*"
     + _UNIT, re.IGNORECASE)
 # A range open at one end: "forward flexion of 30 degrees or less", "FEV-1 below 40 percent", "at least 6 weeks".
 # Not a bare "not greater than 120 degrees": the spine rows give it for the combined range of motion, which a
 # single measurement ("bends forward 25 degrees") is not.
 _ROW_UPPER_RE = re.compile(r"(?:\b(?P<op>below|under|less than)\s+(?P<high>\d{1,3}(?:\.\d+)?)\s*" + _UNIT + r")|"
-                           r"(?:(?<![\d.])(?P<high2>\d{1,3}(?:\.\d+)?)\s*(?P<unit2>months?|degrees?|days?|weeks?|years?|mets?|"
-                           r"percent|%)\s+or\s+(?:less|fewer|lower)\b)", re.IGNORECASE)
+                           rf"(?:(?<![\d.])(?P<high2>\d{{1,3}}(?:\.\d+)?)\s*(?P<unit2>{_UNIT_WORDS})\s+or\s+"
+                           r"(?:less|fewer|lower)\b)", re.IGNORECASE)
 _ROW_LOWER_RE = re.compile(r"(?:\b(?<!not )(?P<op>at least|more than|greater than|over)\s+(?P<low>\d{1,3}(?:\.\d+)?)\s*" + _UNIT +
                            r"(?!\s*(?:but|to|through|-|–)\b))|"
-                           r"(?:(?<![\d.])(?P<low2>\d{1,3}(?:\.\d+)?)\s*(?P<unit2>months?|degrees?|days?|weeks?|years?|mets?|"
-                           r"percent|%)\s+or\s+(?:more|greater|higher|longer)\b)", re.IGNORECASE)
+                           rf"(?:(?<![\d.])(?P<low2>\d{{1,3}}(?:\.\d+)?)\s*(?P<unit2>{_UNIT_WORDS})\s+or\s+"
+                           r"(?:more|greater|higher|longer)\b)", re.IGNORECASE)
 
 
 def _unit_of(word: str) -> str:
