@@ -1842,3 +1842,13 @@ def test_a_status_told_in_its_own_sentence_still_asks_whether_it_is_enough():
     answer = generate("im only rated 10%. can I still use voc rehab to go back to school?", units, scores,
                       {4: "eligibility"}).text
     assert "at least 10% [4]" in answer
+
+
+def test_the_askers_level_written_in_words_is_theirs_too():
+    # "im rated 40 percent, what priority group": the level written "percent" counts as the one written "%".
+    general = [("When a veteran enrolls, VA assigns one of 8 priority groups.", ON_TOPIC)]
+    group_2 = [("Priority group 2 includes veterans with a service-connected disability rating of 30% or 40%.", NEAR)]
+    units, scores = {1: general, 2: group_2}, {1: 0.7, 2: 0.68}
+    for level in ("40%", "40 percent"):
+        answer = generate(f"im rated {level}. what priority group am i in for VA health care", units, scores).text
+        assert answer.startswith("Priority group 2"), level

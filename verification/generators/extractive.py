@@ -179,6 +179,7 @@ _HIGHEST_RE = re.compile(r"\b(?:highest|maximum|max|top (?:rating|level|percent\
 _LOWER_LEVEL_RE = re.compile(r"\b(?:lowest|minimum|min)\b(?! (?:wage|age|service|time|period))|\b(?:drop|drops|dropped|go|goes|"
                              r"come|comes|reduced?|knocked)\s+(?:back\s+)?down\s+to\b|\bdrop to\b", re.IGNORECASE)
 _ROW_PERCENT_RE = re.compile(r"(\d{1,3})\s?%")
+_LEVEL_WRITTEN_RE = re.compile(r"(\d{1,3})\s?(?:%|percent\b)", re.IGNORECASE)  # as askers write it: "40 percent"
 _NAMED_FIGURE_RE = re.compile(r"(?<![\d$.,])(\d{1,3})(?![\d,.]\d)")
 _ROW_LEVEL_RE = re.compile(r"^\s*(?:[-•*]\s*)?(\d{1,3})\s?%")
 # Words that frame a question rather than name what it is about ("how long", "does it last", "can I get").
@@ -647,7 +648,7 @@ def extractive_generate(
     own_level = bool(_OWN_RATING_RE.search(question) or (not_connected and not survivor_asks)) and yes_no \
         and not wants_form
     own_levels = frozenset() if levels or own_level else frozenset(
-        int(n) for m in _OWN_RATING_RE.finditer(question) for n in _ROW_PERCENT_RE.findall(m.group(0)))
+        int(n) for m in _OWN_RATING_RE.finditer(question) for n in _LEVEL_WRITTEN_RE.findall(m.group(0)))
     sides = _comparison_sides(question) if comparing else []
     for words in sides:
         # "Higher-Level Review vs Supplemental Claim": each side's own page is read, ranked where it may be.
