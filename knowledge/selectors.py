@@ -96,13 +96,15 @@ def chunks_search(
     candidates: int | None = None,
     entity_ids: Sequence[int] = (),
     entity_weight: float | None = None,
+    codes_written: Sequence[str] = (),
     provider_name: str | None = None,
 ) -> list[ChunkHit]:
     """Return the top-K chunks for a question: pgvector HNSW cosine, full-text search and the chunks linked
     to the codes and forms the question names (``entity_ids``), fused by weighted RRF.
 
     ``topic`` (a topic slug) and ``source`` (a source URL) keep every retriever to the chunks of that topic
-    or page.
+    or page. The chunk of a diagnostic code the question writes out (``codes_written``) counts twice among the
+    linked ones: "what's diagnostic code 5276" wants flatfoot's criteria, not a page naming 5276 in passing.
     """
     provider = embedding_provider_get(provider=provider_name)
     if query_vector is None:
@@ -117,6 +119,7 @@ def chunks_search(
         vector=query_vector, model_name=provider.model_name, dimensions=provider.dimensions, query_text=query,
         candidates=candidates, top_k=top_k, dense_weight=dense_weight, lexical_weight=lexical_weight,
         topic=topic, source=source, chunk_type=chunk_type, entity_ids=list(entity_ids), entity_weight=entity_weight,
+        codes_written=list(codes_written),
     )
     hits = []
     for rank, row in enumerate(rows, start=1):
@@ -158,16 +161,17 @@ lexical AS (
     ) matched
 ),
 entity AS (
-    SELECT chunk_id, row_number() OVER (ORDER BY matched DESC, distance, chunk_id) AS r
+    SELECT chunk_id, own, row_number() OVER (ORDER BY own DESC, matched DESC, distance, chunk_id) AS r
     FROM (
         SELECT ce.chunk_id, count(*) AS matched,
+               bool_or(c.diagnostic_code = ANY(%(codes)s::text[])) AS own,
                min(e.embedding::vector({dims}) <=> %(q)s::vector({dims})) AS distance
         FROM knowledge_chunkentity ce
         JOIN knowledge_chunk c ON c.id = ce.chunk_id
         JOIN knowledge_chunkembedding e ON e.chunk_id = ce.chunk_id AND e.model = {model}
         WHERE ce.entity_id = ANY(%(entities)s::bigint[]) {chunk_filter}
         GROUP BY ce.chunk_id
-        ORDER BY matched DESC, distance, ce.chunk_id
+        ORDER BY own DESC, matched DESC, distance, ce.chunk_id
         LIMIT %(n)s
     ) linked
 ),
@@ -178,7 +182,7 @@ fused AS (
         UNION ALL
         SELECT chunk_id, %(wl)s / ({rrf_k} + r) AS score FROM lexical
         UNION ALL
-        SELECT chunk_id, %(we)s / ({rrf_k} + r) AS score FROM entity
+        SELECT chunk_id, %(we)s * (1 + own::int) / ({rrf_k} + r) AS score FROM entity
     ) parts
     GROUP BY chunk_id
     ORDER BY fused DESC, chunk_id
@@ -201,7 +205,7 @@ ORDER BY f.fused DESC, f.chunk_id
 def _hybrid_rows(
     *, vector: np.ndarray, model_name: str, dimensions: int, query_text: str, candidates: int, top_k: int,
     dense_weight: float, lexical_weight: float, topic: str | None, source: str | None, chunk_type: str | None,
-    entity_ids: list[int], entity_weight: float,
+    entity_ids: list[int], entity_weight: float, codes_written: list[str],
 ) -> list[tuple]:
     filters, joins = [], ""
     params: dict[str, object] = {
@@ -210,6 +214,7 @@ def _hybrid_rows(
         "common": common_lexemes_get(), "n": candidates, "k": top_k,
         "wd": float(dense_weight), "wl": float(lexical_weight),
         "entities": entity_ids if entity_weight > 0 else [], "we": float(entity_weight),
+        "codes": codes_written,
     }
     if topic:
         filters.append("c.topic_id = (SELECT id FROM knowledge_topic WHERE slug = %(topic)s)")

@@ -60,9 +60,21 @@ def test_a_condition_in_everyday_words_gets_its_own_table(question, code):
     assert not result.refused and result.answer.startswith(f"DC {code}")
 
 
-@pytest.mark.parametrize("question", ["fatty liver disease va rating", "gallbladder removed, is there a va rating"])
+@pytest.mark.parametrize(("question", "code", "first_level"), [
+    ("whats diagnostic code 5276", "5276", "0% — mild"),  # pages naming 5276 in passing (DC 5284) come second
+    ("what is DC 6847 on my code sheet", "6847", "0% — no symptoms"),
+])
+def test_a_diagnostic_code_asked_about_is_answered_with_its_own_criteria(question, code, first_level):
+    result = answer_question(question=question, use_cache=False)
+    assert not result.refused and result.answer.startswith(f"DC {code}"), result.answer
+    assert f"- {first_level}" in result.answer
+
+
+@pytest.mark.parametrize("question", ["fatty liver disease va rating", "gallbladder removed, is there a va rating",
+                                      "what's the rating for narcolepsy"])
 def test_a_condition_without_a_table_here_is_refused_not_answered_from_another(question):
-    # The stroke table answered "fatty liver" and the hysterectomy table "gallbladder removed".
+    # The stroke table answered "fatty liver", the hysterectomy table "gallbladder removed" and the General Rating
+    # Formula for Mental Disorders (a table of no one code) narcolepsy.
     assert answer_question(question=question, use_cache=False).refused
 
 

@@ -476,6 +476,9 @@ def extractive_generate(
         # "I'm at 50% for depression, what gets me bumped to 70": with the asker's own level out, the bare 70
         # is still the rating asked about.
         levels_text += " rating"
+    if levels_text and not _RATING_QUESTION_RE.search(levels_text) and _DEFINITION_ASKED_RE.search(levels_text) \
+            and dc_codes_find(levels_text):
+        levels_text += " rating"  # "whats diagnostic code 5276": a code is its criteria, so its levels say what it is
     levels = levels_asked(levels_text, asked_as=asked or question) if _RATING_QUESTION_RE.search(levels_text) and \
         not _COMBINED_RE.search(question) else frozenset()
     if _HIGHEST_RE.search(question) or _LOWER_LEVEL_RE.search(question):
@@ -622,9 +625,10 @@ def extractive_generate(
     if asked_codes and _RATING_QUESTION_RE.search(levels_text) and read \
             and not any(c.diagnostic_code in asked_codes or asked_codes & _codes_in(f"{c.title}\n{c.content}")
                         for c in read) \
-            and any(chunk_types.get(c.chunk_id) == "rating_table" and c.diagnostic_code for c in read):
+            and any(chunk_types.get(c.chunk_id) == "rating_table" for c in read):
         # "What is the rating for hepatitis C" met only other conditions' tables (atrial fibrillation's): another
-        # condition's levels would read as the answer, so nothing is said.
+        # condition's levels would read as the answer, so nothing is said. The same for a table of no one code
+        # (the General Rating Formula for Mental Disorders met by "what's the rating for narcolepsy").
         return Generation(text="", model=MODEL_NAME)
     if specific and not specific <= STATUS_BENEFITS and read and all(_other_benefits_only(c, specific) for c in read):
         # "How much does chapter 35 pay per month" met only DIC's and the GI Bill's sources: another benefit's

@@ -13,6 +13,7 @@ from knowledge import selectors as kb
 from knowledge.embeddings import embedding_provider_get
 from knowledge.embeddings.base import EmbeddingError
 from knowledge.extraction import benefit_names_expand, entities_extract, lay_terms_expand
+from knowledge.patterns import dc_codes_find
 from verification.generators import EXTRACTIVE
 from verification.layers.citations import content_words, source_words
 from verification.layers.confidence import answer_confidence, confidence_assess
@@ -203,7 +204,8 @@ def retrieve(state: AnswerState) -> AnswerState:
     hits = kb.chunks_search(
         query=lexical_query, query_vector=state.vector, top_k=settings.RETRIEVAL_TOP_K,
         entity_ids=[pk for (kind, _), pk in entity_ids.items() if kind in RETRIEVAL_ENTITY_TYPES],
-        provider_name=state.provider_name, topic=state.topic, source=state.source,
+        codes_written=dc_codes_find(state.text), provider_name=state.provider_name, topic=state.topic,
+        source=state.source,
     )
     rare_words = tuple(kb.rare_words_find(text=state.text))
     hits = _with_rare_word_source(state, hits, rare_words)
