@@ -50,8 +50,9 @@ CATEGORY_MEDICAL_ADVICE = "medical_advice"
 CATEGORY_CRISIS = "crisis"
 CATEGORY_CHIT_CHAT = "chit_chat"
 CATEGORY_OUTSIDE_BENEFITS = "outside_benefits"
+CATEGORY_OUTCOME_PREDICTION = "outcome_prediction"
 SCOPE_CATEGORIES = (CATEGORY_OTHER_AGENCY, CATEGORY_MEDICAL_ADVICE, CATEGORY_CRISIS, CATEGORY_CHIT_CHAT,
-                    CATEGORY_OUTSIDE_BENEFITS)
+                    CATEGORY_OUTSIDE_BENEFITS, CATEGORY_OUTCOME_PREDICTION)
 
 # Veterans Crisis Line (veteranscrisisline.net; the corpus agrees: vbkb GEN-0265, GEN-0924).
 CRISIS_AGENCY = "Veterans Crisis Line"
@@ -81,11 +82,18 @@ SCOPE_MESSAGE_OUTSIDE_BENEFITS = (
     "help with VA benefits such as disability ratings, claims and appeals, the GI Bill, VA home loans for a home "
     "you live in, pension, CHAMPVA and VA health care."
 )
+SCOPE_MESSAGE_OUTCOME_PREDICTION = (
+    "I can't predict how VA or the Board will decide a particular claim or appeal, and my sources hold no approval "
+    "rates or views on individual judges or examiners, so I won't guess. An accredited Veterans Service "
+    "Organization (VSO) representative can review your file for free. I can explain how each review option "
+    "works, its deadlines and what evidence VA looks at."
+)
 CATEGORY_MESSAGES = {
     CATEGORY_CRISIS: SCOPE_MESSAGE_CRISIS,
     CATEGORY_MEDICAL_ADVICE: SCOPE_MESSAGE_MEDICAL_ADVICE,
     CATEGORY_CHIT_CHAT: SCOPE_MESSAGE_CHIT_CHAT,
     CATEGORY_OUTSIDE_BENEFITS: SCOPE_MESSAGE_OUTSIDE_BENEFITS,
+    CATEGORY_OUTCOME_PREDICTION: SCOPE_MESSAGE_OUTCOME_PREDICTION,
 }
 
 
@@ -134,6 +142,7 @@ class ScopeTables:
     medical_advice: tuple[str, ...]
     chit_chat: tuple[str, ...]
     outside_benefits: tuple[str, ...]
+    outcome_prediction: tuple[str, ...]  # one case's odds, approval rates, a judge's leanings
     greetings: tuple[str, ...]
     other_agency_rules: tuple[AgencyRule, ...]
 
@@ -151,6 +160,7 @@ def scope_tables_load(*, path: Path = SCOPE_PHRASES_FILE) -> ScopeTables:
         medical_advice=phrases_get(path=path, table="medical_advice_phrases"),
         chit_chat=phrases_get(path=path, table="chit_chat_phrases"),
         outside_benefits=phrases_get(path=path, table="outside_benefits_phrases"),
+        outcome_prediction=phrases_get(path=path, table="outcome_prediction_phrases"),
         greetings=phrases_get(path=path, table="greeting_words"),
         other_agency_rules=tuple(
             AgencyRule(**record)
@@ -169,6 +179,7 @@ BENEFIT_PHRASES = _TABLES.benefit
 MEDICAL_ADVICE_PHRASES = _TABLES.medical_advice
 CHIT_CHAT_PHRASES = _TABLES.chit_chat
 OUTSIDE_BENEFITS_PHRASES = _TABLES.outside_benefits
+OUTCOME_PREDICTION_PHRASES = _TABLES.outcome_prediction
 GREETING_WORDS = _TABLES.greetings
 OTHER_AGENCY_RULES = _TABLES.other_agency_rules
 
@@ -187,6 +198,7 @@ class _Compiled:
     medical_advice: re.Pattern[str]
     chit_chat: re.Pattern[str]
     outside_benefits: re.Pattern[str]
+    outcome_prediction: re.Pattern[str]
     greeting_only: re.Pattern[str]
     # Each rule with its phrases, its outright phrases and its keep_if, compiled (None when it has none).
     agency_rules: tuple[tuple[AgencyRule, re.Pattern[str], re.Pattern[str] | None, re.Pattern[str] | None], ...]
@@ -203,6 +215,7 @@ def _compiled(tables: ScopeTables) -> _Compiled:
         medical_advice=_alternation(tables.medical_advice),
         chit_chat=_alternation(tables.chit_chat),
         outside_benefits=_alternation(tables.outside_benefits),
+        outcome_prediction=_alternation(tables.outcome_prediction),
         greeting_only=re.compile(
             r"^(?:(?:" + "|".join(tables.greetings) + r")(?: there| bot| friend| all| again| everyone)?[\s!.,?:)(-]*)+$"
         ),
@@ -260,6 +273,12 @@ def scope_check(*, question: str, tables: ScopeTables | None = None) -> ScopeDec
     outside = rules.outside_benefits.search(text)
     if outside:
         return ScopeDecision(in_scope=False, category=CATEGORY_OUTSIDE_BENEFITS, matched=outside.group(0))
+
+    # "What are my chances of winning my Board appeal", "what percent of HLRs get overturned": the sources hold
+    # the rules of a review, never one case's odds nor VA's statistics, and retrieval would answer with the rules.
+    prediction = rules.outcome_prediction.search(text)
+    if prediction:
+        return ScopeDecision(in_scope=False, category=CATEGORY_OUTCOME_PREDICTION, matched=prediction.group(0))
 
     va_interaction = bool(rules.va_benefit.search(text) and rules.interaction.search(text))
     for rule, pattern, outright_pattern, keep_pattern in rules.agency_rules:

@@ -220,6 +220,14 @@ def test_near_domain_questions_outside_benefits_get_the_scope_message(question):
     assert result.answer == SCOPE_MESSAGE_OUTSIDE_BENEFITS and result.citations == []
 
 
+def test_a_forecast_of_an_appeal_gets_the_no_prediction_message_not_the_review_rules():
+    from verification.scope import SCOPE_MESSAGE_OUTCOME_PREDICTION
+
+    result = answer_question(question="what are the chances I win my board appeal for sleep apnea", use_cache=False)
+    assert result.refused and result.refusal_reason == "out_of_scope"
+    assert result.answer == SCOPE_MESSAGE_OUTCOME_PREDICTION and result.citations == []
+
+
 def test_interaction_with_another_agency_stays_in_scope():
     result = answer_question(question="Does CHAMPVA work with Medicare?")
     assert result.refusal_reason != "out_of_scope"

@@ -16,6 +16,7 @@ from verification.scope import (
     CATEGORY_MEDICAL_ADVICE,
     CATEGORY_MESSAGES,
     CATEGORY_OTHER_AGENCY,
+    CATEGORY_OUTCOME_PREDICTION,
     CATEGORY_OUTSIDE_BENEFITS,
     CRISIS_HANDLER,
     IN_SCOPE,
@@ -23,6 +24,7 @@ from verification.scope import (
     OTHER_AGENCY_RULES,
     SCOPE_CATEGORIES,
     SCOPE_MESSAGE_CRISIS,
+    SCOPE_MESSAGE_OUTCOME_PREDICTION,
     SCOPE_MESSAGE_OUTSIDE_BENEFITS,
     ScopeDecision,
     scope_check,
@@ -66,6 +68,8 @@ OTHER_AGENCY_QUESTIONS = [
     ("I'm active duty Navy, my chief won't approve my leave for my sister's wedding. Can he do that?", DOD),
     ("how do i get a private pilot license after i get out", FAA),
     ("How do I apply for SSDI?", SSA),
+    ("I get VA disability at 60%. Should I start my social security retirement at 62 or wait until 70?", SSA),
+    ("do i have to pay federal income tax on my military retirement pension", IRS),
     # VA named with a common word ("like", "if", "and") is not a question on how the two programs meet.
     ("tricare prime denied my referral for a back MRI. how do i appeal that, is it a higher level review like va?",
      TRICARE),
@@ -331,6 +335,13 @@ IN_SCOPE_QUESTIONS = [
 
 
 OUTSIDE_BENEFITS_QUESTIONS = [
+    "can i use my va loan benefit to buy a bass boat for fishing",
+    "Could I use my VA home loan to buy a spaceship if I live in it full time?",
+    "disabled vet here, which is more reliable, a used tacoma or an f150",
+    "is it gonna snow this weekend? i have a c&p exam saturday",
+    "should i put my monthly va disability check in index funds",
+    "usaa or navy federal, which private life insurance is cheaper for a veteran",
+    "any parenting tips for a military family after a deployment",
     "getting out in 3 months, can you rewrite my resume for civilian jobs? I was an 88M truck driver",
     "If aliens abducted me while I was on guard duty would the injuries be service connected?",
     "What's a good cortisone shot vs surgery for a torn meniscus, which should I do?",
@@ -545,14 +556,34 @@ NEAR_DOMAIN_IN_SCOPE = [
     "i have custody of my kids, can they get an apportionment of my ex's va disability",
     "can VA deduct the overpayment from my check",
     "will voc rehab help me write my college essay for school",
+    "is there any chance my wife can get DIC",
+    "what does at least as likely as not mean in a nexus letter",
+    "can i get a va loan through navy federal",
+    "if I take social security at 62 will my VA pension go down",
+    "is my va disability taxable if i also get military retired pay",
+    "will i lose my pension if i win the lottery",
+    "how long does the board take to decide an appeal",
 ]
 
 
-@pytest.mark.parametrize("question", OUTSIDE_BENEFITS_QUESTIONS)
-def test_near_domain_questions_outside_benefits_are_refused_even_naming_a_benefit(question):
+# One case's odds, approval rates, a judge's leanings: the sources hold the rules, never a forecast.
+OUTCOME_PREDICTION_QUESTIONS = [
+    "what are the chances I win my board appeal for sleep apnea",
+    "Is Veterans Law Judge Smith known for granting PTSD cases?",
+    "what percent of higher level reviews actually get overturned",
+    "whats the approval rate for sleep apnea claims",
+    "my buddy won his burn pit appeal, mine is the same, will i win too",
+]
+
+
+@pytest.mark.parametrize(("question", "category", "message"), [
+    *((q, CATEGORY_OUTSIDE_BENEFITS, SCOPE_MESSAGE_OUTSIDE_BENEFITS) for q in OUTSIDE_BENEFITS_QUESTIONS),
+    *((q, CATEGORY_OUTCOME_PREDICTION, SCOPE_MESSAGE_OUTCOME_PREDICTION) for q in OUTCOME_PREDICTION_QUESTIONS),
+])
+def test_near_domain_questions_are_refused_with_their_message_even_naming_a_benefit(question, category, message):
     decision = scope_check(question=question)
-    assert (decision.in_scope, decision.category) == (False, CATEGORY_OUTSIDE_BENEFITS)
-    assert decision.matched and CATEGORY_MESSAGES[CATEGORY_OUTSIDE_BENEFITS] == SCOPE_MESSAGE_OUTSIDE_BENEFITS
+    assert (decision.in_scope, decision.category) == (False, category)
+    assert decision.matched and CATEGORY_MESSAGES[category] == message
 
 
 @pytest.mark.parametrize("question", NEAR_DOMAIN_IN_SCOPE)
@@ -659,7 +690,8 @@ def test_every_other_agency_rule_names_agency_handler_and_phrases():
 
 def test_phrase_tables_are_exported_and_compile():
     for name in ("CRISIS_PHRASES", "VA_BENEFIT_PHRASES", "INTERACTION_PHRASES", "BENEFIT_PHRASES",
-                 "MEDICAL_ADVICE_PHRASES", "CHIT_CHAT_PHRASES", "GREETING_WORDS", "OUTSIDE_BENEFITS_PHRASES"):
+                 "MEDICAL_ADVICE_PHRASES", "CHIT_CHAT_PHRASES", "GREETING_WORDS", "OUTSIDE_BENEFITS_PHRASES",
+                 "OUTCOME_PREDICTION_PHRASES"):
         table = getattr(scope, name)
         assert isinstance(table, tuple) and table
         for phrase in table:
@@ -667,9 +699,10 @@ def test_phrase_tables_are_exported_and_compile():
 
 
 def test_categories_and_messages():
-    assert SCOPE_CATEGORIES == ("other_agency", "medical_advice", "crisis", "chit_chat", "outside_benefits")
+    assert SCOPE_CATEGORIES == ("other_agency", "medical_advice", "crisis", "chit_chat", "outside_benefits",
+                                "outcome_prediction")
     assert set(CATEGORY_MESSAGES) == {CATEGORY_CRISIS, CATEGORY_MEDICAL_ADVICE, CATEGORY_CHIT_CHAT,
-                                      CATEGORY_OUTSIDE_BENEFITS}
+                                      CATEGORY_OUTSIDE_BENEFITS, CATEGORY_OUTCOME_PREDICTION}
     assert all(message.strip() for message in CATEGORY_MESSAGES.values())
 
 
