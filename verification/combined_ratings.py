@@ -169,6 +169,10 @@ _STATED_BEFORE_RE = re.compile(
     r"have me at|had me at)\s+(?:(?:i'?m|im|i am|me|my|it'?s|its|it is|that|the|a|an|at)\s+)*"
     r"(?:(?:combined|total|overall|ratings?)\s+)*(?:(?:is|was|of|at|as)\s+)?)$",
     re.IGNORECASE)
+# "They just gave me 20% for my knee": a stated figure for a condition is a rating, not the combined one.
+_FOR_CONDITION_AFTER_RE = re.compile(
+    r"\s*(?:%|percent\b|per cent\b)?\s*(?:for|on)\s+(?:my|the|his|her|a|an)\s+(?!combined|total|overall|everything|all\b)\w",
+    re.IGNORECASE)
 # "30 ptsd, 30 back, 20 knee, combined 60": after the ratings it sums up, a combined figure is the one the asker
 # was given ("my combined is 70 and I just got 30", coming first, is a rating still to combine).
 _SUMMED_BEFORE_RE = re.compile(r"\b(?:combined|total|overall)(?:\s+(?:rating|is|was|of|at|=|:))*\s*:?\s*$",
@@ -207,6 +211,12 @@ _SIDE_BEFORE_RE = re.compile(
     rf"\b(?P<side>left|right)\s+(?:{_PAIRED})\s*(?:is|are|was|at|:|-|\u2014|=)?\s*(?:rated\s*)?(?:at\s*)?$",
     re.IGNORECASE,
 )
+# "carpal tunnel in both hands, right is 30 and left is 20": the side alone, once the pair is named.
+_SIDE_ALONE_BEFORE_RE = re.compile(
+    r"\b(?P<side>left|right)(?:\s+(?:one|side))?\s*(?:is|was|at|:|-|\u2014|=)\s*(?:rated\s*)?(?:at\s*)?$",
+    re.IGNORECASE,
+)
+_PAIR_NAMED_RE = re.compile(rf"\b(?:{_PAIRED})\b", re.IGNORECASE)
 
 
 # Respiratory conditions whose ratings 38 CFR 4.96(a) does not combine with each other (DCs 6600 to 6817 and
@@ -241,7 +251,8 @@ def combined_question_parse(*, text: str) -> CombinedQuestion | None:
                 continue  # "my ratings are 40 20 and 10 ... 40+20+10 is 70": the same ratings, summed by hand
         if _EXPECTED_BEFORE_RE.search(before):
             believed = believed or int(match.group("value"))
-        elif _BELIEF_BEFORE_RE.search(before) or _STATED_BEFORE_RE.search(before) \
+        elif _BELIEF_BEFORE_RE.search(before) \
+                or (_STATED_BEFORE_RE.search(before) and not _FOR_CONDITION_AFTER_RE.match(text, match.end())) \
                 or (len(found) >= 2 and _SUMMED_BEFORE_RE.search(before)):
             believed = int(match.group("value"))
         else:
@@ -276,8 +287,10 @@ def combined_question_parse(*, text: str) -> CombinedQuestion | None:
 def _bilateral(text: str, matches: Sequence[re.Match[str]]) -> list[int]:
     """Ratings tagged with a side of a paired extremity, when both sides are rated."""
     sides: dict[str, list[int]] = {}
+    pair_named = bool(_PAIR_NAMED_RE.search(text))
     for match in matches:
-        tagged = _SIDE_AFTER_RE.match(text, match.end()) or _SIDE_BEFORE_RE.search(text[: match.start()])
+        tagged = _SIDE_AFTER_RE.match(text, match.end()) or _SIDE_BEFORE_RE.search(text[: match.start()]) \
+            or (pair_named and _SIDE_ALONE_BEFORE_RE.search(text[: match.start()]))
         if tagged:
             sides.setdefault(tagged.group("side").lower(), []).append(int(match.group("value")))
     if "left" in sides and "right" in sides:

@@ -162,6 +162,12 @@ def test_a_question_about_unemployability_is_not_a_calculation():
     # "Both my knees ... each": one rating for both sides, beside another (one knee was dropped: 40%).
     ("Both my knees are 10% each and my PTSD is 30%. VA says I'm 50% combined. How did they get 50?",
      (30,), (10, 10), 50),
+    # A rating someone "gave me" for a condition is one to combine ("VA gave me 60 combined" is the total).
+    ("I'm at 40% and they just gave me 20% for my knee, what's my combined now", (40, 20), (), None),
+    ("VA gave me 60 combined, I have 50 and 30, why", (50, 30), (), 60),
+    # The sides alone, once the pair is named (it combined 30 and 20 without the bilateral factor: 40%).
+    ("carpal tunnel in both hands, right is 30 and left is 20. how does the bilateral factor work out",
+     (), (20, 30), None),
 ])
 def test_sides_each_side_and_a_hoped_for_total_are_read(text, ratings, bilateral, believed):
     from verification.combined_ratings import combined_question_parse
