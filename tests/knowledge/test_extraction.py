@@ -342,7 +342,7 @@ def test_topics_accept_lists_from_the_database():
          "is a board appeal faster than a higher-level review how long it takes on average"),
         ("what happens before my C&P exam", "what happens before my C&P exam"),
         ("i got denied for my back, what are my options now",
-         "i got denied for my back, what are my options now decision review options"),
+         "i got denied for my back, what are my options now VA decision reviews under the AMA: three options"),
         ("is va disability taxable", "is va disability taxable tax free"),
         ("is it tax free", "is it tax free"),
         ("do i have to be 100% to get voc rehab", "do i have to be 100% to get voc rehab eligibility"),

@@ -220,6 +220,20 @@ def test_near_domain_questions_outside_benefits_get_the_scope_message(question):
     assert result.answer == SCOPE_MESSAGE_OUTSIDE_BENEFITS and result.citations == []
 
 
+@pytest.mark.parametrize("question", [
+    # The condition is the story: its name pulled the sleep apnea table first, and the answer was a PACT Act page.
+    "VA denied my sleep apnea claim last month. what are my options now?",
+    # A decision of last week: the page on opting a legacy appeal in (pre-2019 decisions) answered it.
+    "my claim got denied last week, how do i appeal it",
+])
+def test_a_denial_asked_about_is_answered_with_the_three_decision_reviews(question):
+    result = answer_question(question=question, use_cache=False)
+    assert not result.refused
+    first = result.answer.split("\n")[0]
+    assert "three options" in first and "Supplemental Claim" in first, result.answer
+    assert "legacy" not in first and "DC 6847" not in result.answer, result.answer
+
+
 def test_a_forecast_of_an_appeal_gets_the_no_prediction_message_not_the_review_rules():
     from verification.scope import SCOPE_MESSAGE_OUTCOME_PREDICTION
 

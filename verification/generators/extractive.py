@@ -228,6 +228,11 @@ _SURVIVOR_ASKS_RE = re.compile(r"\b(?:die[ds]?|dying|death|dead|deceased|passed|
                                r"buri(?:al|ed)|late (?:husband|wife|spouse|father|mother|dad|mom)|when i'?m gone|"
                                r"after i'?m gone|dic|dependency and indemnity|chapter 35|dea|fry|sbp|"
                                r"survivor benefit plan|accrued)\b", re.IGNORECASE)
+# A page for appeals filed before February 19, 2019 ("Opting a legacy appeal into the AMA decision review system"),
+# and a question about one: an old appeal, its Statement of the Case or Form 9, a decision of those years.
+_LEGACY_TITLE_RE = re.compile(r"\blegacy\b", re.IGNORECASE)
+_LEGACY_ASKS_RE = re.compile(r"\b(?:legacy|old (?:appeals?|system|process)|statement of the case|s?soc|form 9|"
+                             r"notice of disagreement|nod|opt\w*[- ]in|(?:19|20)\d\d|years? ago)\b", re.IGNORECASE)
 # "How many months of GI Bill do I get": a sentence giving a number of them answers it ("Check your remaining
 # months on your Post-9/11 GI Bill statement" shares more words and a "9/11", but no count).
 _HOW_MANY_RE = re.compile(r"\bhow many (\w+)", re.IGNORECASE)
@@ -598,12 +603,14 @@ def extractive_generate(
         return holds_level(c) and not _CONDENSED_RE.search(c.content)
 
     survivor_asks = bool(_SURVIVOR_ASKS_RE.search(question))
+    legacy_asks = bool(_LEGACY_ASKS_RE.search(question))
 
     def others_case(c: SourceChunk) -> bool:
         # "I got out last month": a page for those still serving; "I'm 58, can I still get the pension": a page
-        # for survivors.
+        # for survivors; "my claim got denied last week, how do I appeal": not a page for legacy appeals.
         return (separated and bool(_SERVING_TITLE_RE.search(c.title))) or \
-            (not survivor_asks and bool(_SURVIVORS_TITLE_RE.search(c.title)))
+            (not survivor_asks and bool(_SURVIVORS_TITLE_RE.search(c.title))) or \
+            (not legacy_asks and bool(_LEGACY_TITLE_RE.search(c.title)))
 
     if wants_rules and read and not any(chunk_types.get(c.chunk_id) == "eligibility" and not others_case(c)
                                         for c in read):

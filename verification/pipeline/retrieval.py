@@ -54,11 +54,33 @@ def thresholds(*, provider_name: str | None = None) -> dict[str, float]:
     return settings.ANSWER_THRESHOLDS["openai" if name == "openai" else "local"]
 
 
+# A decision review asked about with a condition as its story ("VA denied my sleep apnea claim, what are my
+# options now"): the review's pages answer, and the condition's name would pull its rating table first. Not when
+# the condition's levels are asked too ("I appealed, what does 70 need for PTSD").
+_REVIEW_ASKED_RE = re.compile(
+    r"\b(?:denied|denial|turned (?:me |it )?down|appeal\w*|higher[- ]level review|hlr|supplemental claim|board|lanes?|"
+    r"decision reviews?|reopen\w*|look at it again|reconsider\w*)\b", re.IGNORECASE)
+_LEVELS_ASKED_RE = re.compile(
+    r"\b(?:criteria|how (?:is|are|do they|does va|will va|would va) rate|what (?:rating|percent\w*)|what %|bump\w*|"
+    r"increase\w*|secondary|presum\w*|nexus|evidence)\b", re.IGNORECASE)
+
+
+def context_conditions(state: AnswerState) -> tuple[tuple[str, str], ...]:
+    """The conditions a decision-review question names as its story, as (dc_code, code) pairs, and their names."""
+    if not _REVIEW_ASKED_RE.search(state.text) or _LEVELS_ASKED_RE.search(state.text):
+        return ()
+    found = entities_extract(text=state.text, conditions=kb.condition_names_get())
+    return tuple((e.value, e.text) for e in found if e.type == "dc_code" and not re.search(r"\d", e.text))
+
+
 def embed(state: AnswerState) -> AnswerState:
     """Embed the question with the schedule's and VA's words for its everyday ones appended ("the VA surgeon
     nicked a nerve" → "1151"): the pages that answer it use those words."""
     provider = embedding_provider_get()
-    text = lay_terms_expand(text=state.text)
+    text = state.text
+    for _, name in context_conditions(state):
+        text = re.sub(rf"\b{re.escape(name)}\b", " ", text, flags=re.IGNORECASE)
+    text = lay_terms_expand(text=text)
     try:
         vector = provider.embed([text])[0]
         decision, provider_name, offline_reason = None, None, ""
@@ -197,7 +219,8 @@ def cache_similar(state: AnswerState) -> AnswerState:
 
 
 def retrieve(state: AnswerState) -> AnswerState:
-    entity_ids = kb.entity_ids_get(pairs=list(state.entities))
+    context = {("dc_code", code) for code, _ in context_conditions(state)}
+    entity_ids = kb.entity_ids_get(pairs=[pair for pair in state.entities if pair not in context])
     # Words full-text search needs that the question may not use: the schedule's, and a benefit's other names.
     lexical_query = benefit_names_expand(text=lay_terms_expand(text=state.text),
                                          benefits=state.entity_values("benefit"))
