@@ -53,6 +53,9 @@ from verification.own_record import (
         ("my uncle passed last year, did his wife already apply for DIC?", KIND_SOMEONE_ELSE),
         ("what exact day will VA make a decision on my claim, its at step 5 now", KIND_CLAIM_STATUS),
         ("how much back pay will i get exactly? my claim been pending since june 2023", KIND_PAYMENT),
+        ("when is my disability payment going to hit my account this month", KIND_PAYMENT),
+        ("what effective date did they give me on my sleep apnea grant", KIND_DECISION),
+        ("I did an intent to file over the phone in june. can you confirm its in the system", KIND_DOCUMENTS),
     ],
 )
 def test_questions_about_the_askers_own_record_are_recognised(question, kind):
@@ -77,6 +80,8 @@ def test_questions_about_the_askers_own_record_are_recognised(question, kind):
     "is his wife eligible for champva",
     "My claim status says 'preparation for notification'. what does that mean, am i almost done?",
     "my claim status changed to gathering evidence again, what does that mean",
+    "what effective date does va give a claim filed within a year of discharge",
+    "what happens after i submit an intent to file",
 ])
 def test_general_questions_are_not_about_the_askers_record(question):
     assert own_record_kind(question=question) is None
