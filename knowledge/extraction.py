@@ -252,7 +252,7 @@ LAY_TERMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
 def lay_terms_expand(*, text: str) -> str:
     """Return ``text`` with the schedule's word for each everyday one it uses, appended once."""
     lowered = text.lower()
-    extra = [term for pattern, term in LAY_TERMS if pattern.search(text) and term.lower() not in lowered]
+    extra = list(dict.fromkeys(term for pattern, term in LAY_TERMS if pattern.search(text) and term.lower() not in lowered))
     return f"{text} {' '.join(extra)}" if extra else text
 
 

@@ -717,8 +717,14 @@ def test_topics_accept_lists_from_the_database():
          "combat vet got out 2019, do i get free va health care copays combat veterans enhanced eligibility"),
         ("if I file now will they pay me back to my discharge date",
          "if I file now will they pay me back to my discharge date effective date day after separation"),
+        # Two patterns give the term; it is appended once.
         ("what range of motion do you need for a 40% lower back rating",
          "what range of motion do you need for a 40% lower back rating thoracolumbar spine"),
+        ("my back combined range of motion was measured at 110 degrees total",
+         "my back combined range of motion was measured at 110 degrees total thoracolumbar spine"),
+        # A scar of the face is rated by disfigurement, not by area ("long" would have said area).
+        ("long raised scar on my forehead, what %",
+         "long raised scar on my forehead, what % Scars and disfigurement of the head, face or neck"),
         ("what % is a lower back strain", "what % is a lower back strain"),  # its own code and page
         ("arthritis in my lower back, bending 70 degrees", "arthritis in my lower back, bending 70 degrees flexion"),
         ("he needs someone with him all day", "he needs someone with him all day aid and attendance"),

@@ -70,6 +70,14 @@ def test_a_diagnostic_code_asked_about_is_answered_with_its_own_criteria(questio
     assert f"- {first_level}" in result.answer
 
 
+def test_a_scar_on_the_face_is_answered_from_the_disfigurement_code_not_the_area_codes():
+    # "6 inches" matched DC 7801's areas (scars "not on the head, face or neck") and led the answer.
+    result = answer_question(question="scar on my forehead from a blast, its about 6 inches long and raised. what %",
+                             use_cache=False)
+    assert not result.refused and "DC 7800" in result.answer.split("\n")[0], result.answer
+    assert "DC 7801" not in result.answer and "DC 7802" not in result.answer
+
+
 @pytest.mark.parametrize("question", ["fatty liver disease va rating", "gallbladder removed, is there a va rating",
                                       "what's the rating for narcolepsy"])
 def test_a_condition_without_a_table_here_is_refused_not_answered_from_another(question):

@@ -233,6 +233,10 @@ _SURVIVOR_ASKS_RE = re.compile(r"\b(?:die[ds]?|dying|death|dead|deceased|passed|
 _LEGACY_TITLE_RE = re.compile(r"\blegacy\b", re.IGNORECASE)
 _LEGACY_ASKS_RE = re.compile(r"\b(?:legacy|old (?:appeals?|system|process)|statement of the case|s?soc|form 9|"
                              r"notice of disagreement|nod|opt\w*[- ]in|(?:19|20)\d\d|years? ago)\b", re.IGNORECASE)
+# "A scar on my forehead": the pages for scars "not on the head, face or neck" (DC 7801, 7802) are another's case.
+_NOT_HEAD_TITLE_RE = re.compile(r"\bnot on the head, face or neck\b", re.IGNORECASE)
+_HEAD_ASKS_RE = re.compile(r"\b(?:face|facial|forehead|cheeks?|chin|scalp|head|lips?|nose|eyebrows?|eyelids?|jaw|neck)\b",
+                           re.IGNORECASE)
 # "How many months of GI Bill do I get": a sentence giving a number of them answers it ("Check your remaining
 # months on your Post-9/11 GI Bill statement" shares more words and a "9/11", but no count).
 _HOW_MANY_RE = re.compile(r"\bhow many (\w+)", re.IGNORECASE)
@@ -469,6 +473,7 @@ def extractive_generate(
     wants_form = bool(_APPLY_QUESTION_RE.search(question))
     wants_rules = bool(_ELIGIBILITY_QUESTION_RE.search(question))
     wants_all = bool(_ALL_LEVELS_RE.search(question))
+    head_asks = bool(_HEAD_ASKS_RE.search(asked or question))
     own_dates = bool(_OWN_DATES_RE.search(question))
     separated = bool(_SEPARATED_RE.search(question)) and not _STILL_SERVING_RE.search(question)
     # The question without the asker's own rating; "how do I file for an increase on my knee rating" asks for
@@ -610,7 +615,8 @@ def extractive_generate(
         # for survivors; "my claim got denied last week, how do I appeal": not a page for legacy appeals.
         return (separated and bool(_SERVING_TITLE_RE.search(c.title))) or \
             (not survivor_asks and bool(_SURVIVORS_TITLE_RE.search(c.title))) or \
-            (not legacy_asks and bool(_LEGACY_TITLE_RE.search(c.title)))
+            (not legacy_asks and bool(_LEGACY_TITLE_RE.search(c.title))) or \
+            (head_asks and bool(_NOT_HEAD_TITLE_RE.search(c.title)))
 
     if wants_rules and read and not any(chunk_types.get(c.chunk_id) == "eligibility" and not others_case(c)
                                         for c in read):
