@@ -849,6 +849,17 @@ def test_topics_accept_lists_from_the_database():
          "do I need every symptom on the list to get 50%? not every listed symptom examples not a checklist"),
         ("got denied for hearing loss back in 2015. can i try again",
          "got denied for hearing loss back in 2015. can i try again reopening a denied claim Supplemental Claim"),
+        # A witness's letter, whoever writes it.
+        ("my old squad leader saw me fall off the truck and wants to help. can he just write a letter",
+         "my old squad leader saw me fall off the truck and wants to help. can he just write a letter buddy "
+         "statement"),
+        # A medicine named by its brand, and what followed it.
+        ("took motrin for years for my SC back and now i have stomach ulcers",
+         "took motrin for years for my SC back and now i have stomach ulcers side effects of medication for a "
+         "service-connected condition secondary"),
+        # The pension's wartime periods count service anywhere: not Blue Water Navy's pages.
+        ("navy 1970-1973, never set foot in vietnam. am i a wartime vet for pension",
+         "navy 1970-1973, never set foot in vietnam. am i a wartime vet for pension wartime periods"),
     ],
 )
 def test_lay_terms_expand_adds_the_schedules_word(text, expanded):

@@ -1852,3 +1852,15 @@ def test_the_askers_level_written_in_words_is_theirs_too():
     for level in ("40%", "40 percent"):
         answer = generate(f"im rated {level}. what priority group am i in for VA health care", units, scores).text
         assert answer.startswith("Priority group 2"), level
+
+
+@pytest.mark.parametrize(("question", "days"), [
+    ("im active duty with about 5 months till I get out, can I file now", 150),
+    ("getting out in 45 days, can i still do BDD", 45),
+    ("separating within two weeks, what should I file", 14),
+    ("I got out 5 months ago, can I still file", None),
+    ("how long does a claim take, mine has been pending 5 months", None),
+])
+def test_the_days_left_before_separation_are_read_from_the_question(question, days):
+    from verification.generators.extractive import _days_left
+    assert _days_left(question) == days

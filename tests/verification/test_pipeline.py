@@ -70,6 +70,12 @@ def test_a_diagnostic_code_asked_about_is_answered_with_its_own_criteria(questio
     assert f"- {first_level}" in result.answer
 
 
+def test_a_service_member_months_from_separation_is_not_told_the_under_90_days_rule():
+    result = answer_question(question="im active duty with about 5 months till I get out. can I file my va disability "
+                                      "claim now or do i have to wait til im a civilian", use_cache=False)
+    assert not result.refused and "fewer than 90 days" not in result.answer, result.answer
+
+
 def test_a_scar_on_the_face_is_answered_from_the_disfigurement_code_not_the_area_codes():
     # "6 inches" matched DC 7801's areas (scars "not on the head, face or neck") and led the answer.
     result = answer_question(question="scar on my forehead from a blast, its about 6 inches long and raised. what %",

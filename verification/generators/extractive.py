@@ -213,6 +213,32 @@ _STILL_SERVING_RE = re.compile(r"\b(?:still (?:in|on active duty|serving)|on act
                                r"separat\w*|discharg\w*|retir\w*|leav\w*)|memorandum|ides|bdd)\b", re.IGNORECASE)
 _SERVING_TITLE_RE = re.compile(r"\bbefore separation\b|\bdays? left on active duty\b|\bwhile still on active duty\b",
                                re.IGNORECASE)
+# "About 5 months till I get out": the time left before separation, which picks the BDD page (180 to 90 days
+# before) over the one for fewer than 90 days left, or that one over BDD's.
+_TIME_LEFT_RE = re.compile(
+    r"\b(?P<n>\d{1,3}|a few|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+(?P<unit>months?|weeks?|days?)\b"
+    r"(?=[^.?!]{0,30}\b(?:left|out|away|until|till|til|before|to go)\b[^.?!]{0,30}\b(?:get(?:ting)? out|separat\w*|ets|"
+    r"discharg\w*|retir\w*|leav\w*|civilian|active duty|end of service)\b)"
+    r"|\b(?:separat\w*|getting out|get out|ets(?:ing)?|discharg\w*|retir\w*|leaving (?:the )?(?:military|service|active duty))\s+"
+    r"(?:in|within)\s+(?:about |around |roughly |like |less than |under )?(?P<n2>\d{1,3}|a few|two|three|four|five|six|seven|"
+    r"eight|nine|ten|eleven|twelve)\s+(?P<unit2>months?|weeks?|days?)\b", re.IGNORECASE)
+_LEFT_COUNT_WORDS = {"a few": 3, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+                 "ten": 10, "eleven": 11, "twelve": 12}
+_UNIT_DAYS = {"month": 30, "week": 7, "day": 1}
+_UNDER_90_TITLE_RE = re.compile(r"\bfewer than 90 days left\b", re.IGNORECASE)
+_BDD_WINDOW_TITLE_RE = re.compile(r"\b180 to 90 days before\b", re.IGNORECASE)
+
+
+def _days_left(question: str) -> int | None:
+    """The days left before separation the question tells ("4 months out from my ETS"), or None."""
+    found = _TIME_LEFT_RE.search(question)
+    if not found:
+        return None
+    n, unit = (found.group("n"), found.group("unit")) if found.group("n") else (found.group("n2"), found.group("unit2"))
+    count = int(n) if n.isdigit() else _LEFT_COUNT_WORDS[n.lower()]
+    return count * _UNIT_DAYS[unit.lower().rstrip("s")]
+
+
 # A hearing before a judge or a decision review officer, and the sense of hearing (a title on hearing loss).
 _PROCEEDING_HEARING_RE = re.compile(r"\b(?:bva|board|judge|docket|dro|predetermination|personal|virtual|video|"
                                     r"videoconference|travel board|informal|appeals?|court)\s+hearings?\b|"
@@ -474,6 +500,7 @@ def extractive_generate(
     wants_rules = bool(_ELIGIBILITY_QUESTION_RE.search(question))
     wants_all = bool(_ALL_LEVELS_RE.search(question))
     head_asks = bool(_HEAD_ASKS_RE.search(asked or question))
+    days_left = _days_left(asked or question)
     own_dates = bool(_OWN_DATES_RE.search(question))
     separated = bool(_SEPARATED_RE.search(question)) and not _STILL_SERVING_RE.search(question)
     # The question without the asker's own rating; "how do I file for an increase on my knee rating" asks for
@@ -616,7 +643,9 @@ def extractive_generate(
         return (separated and bool(_SERVING_TITLE_RE.search(c.title))) or \
             (not survivor_asks and bool(_SURVIVORS_TITLE_RE.search(c.title))) or \
             (not legacy_asks and bool(_LEGACY_TITLE_RE.search(c.title))) or \
-            (head_asks and bool(_NOT_HEAD_TITLE_RE.search(c.title)))
+            (head_asks and bool(_NOT_HEAD_TITLE_RE.search(c.title))) or \
+            (days_left is not None and days_left >= 90 and bool(_UNDER_90_TITLE_RE.search(c.title))) or \
+            (days_left is not None and days_left < 90 and bool(_BDD_WINDOW_TITLE_RE.search(c.title)))
 
     if wants_rules and read and not any(chunk_types.get(c.chunk_id) == "eligibility" and not others_case(c)
                                         for c in read):
