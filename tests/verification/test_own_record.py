@@ -54,6 +54,8 @@ from verification.own_record import (
         ("what exact day will VA make a decision on my claim, its at step 5 now", KIND_CLAIM_STATUS),
         ("how much back pay will i get exactly? my claim been pending since june 2023", KIND_PAYMENT),
         ("when is my disability payment going to hit my account this month", KIND_PAYMENT),
+        ("can you check if my september gi bill housing payment went through", KIND_PAYMENT),
+        ("can you look up whether my health care application got approved?", KIND_CLAIM_STATUS),
         ("what effective date did they give me on my sleep apnea grant", KIND_DECISION),
         ("I did an intent to file over the phone in june. can you confirm its in the system", KIND_DOCUMENTS),
     ],

@@ -342,6 +342,7 @@ OUTSIDE_BENEFITS_QUESTIONS = [
     "should i put my monthly va disability check in index funds",
     "usaa or navy federal, which private life insurance is cheaper for a veteran",
     "any parenting tips for a military family after a deployment",
+    "which bank or mortgage company has the lowest VA loan interest rate right now",
     "getting out in 3 months, can you rewrite my resume for civilian jobs? I was an 88M truck driver",
     "If aliens abducted me while I was on guard duty would the injuries be service connected?",
     "What's a good cortisone shot vs surgery for a torn meniscus, which should I do?",
