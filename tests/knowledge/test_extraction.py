@@ -857,6 +857,13 @@ def test_topics_accept_lists_from_the_database():
         ("took motrin for years for my SC back and now i have stomach ulcers",
          "took motrin for years for my SC back and now i have stomach ulcers side effects of medication for a "
          "service-connected condition secondary"),
+        # Whether a GI Bill is gone: each has its own time limit.
+        ("got out in 2011 and never touched my post 9/11. is it gone now",
+         "got out in 2011 and never touched my post 9/11. is it gone now Do Post-9/11 GI Bill benefits expire? The "
+         "Forever GI Bill rule"),
+        ("can i still use my montgomery gi bill 12 years after i got out",
+         "can i still use my montgomery gi bill 12 years after i got out Montgomery GI Bill Active Duty: payments, "
+         "time limit, and buy-up"),
         # The pension's wartime periods count service anywhere: not Blue Water Navy's pages.
         ("navy 1970-1973, never set foot in vietnam. am i a wartime vet for pension",
          "navy 1970-1973, never set foot in vietnam. am i a wartime vet for pension wartime periods"),
