@@ -112,6 +112,9 @@ def test_benefit_dictionary_covers_the_product_benefits():
         ("How much does chapter 33 pay?", "gi_bill_post_911"),
         ("post-9/11 gi bill housing", "gi_bill_post_911"),
         ("Post 9/11 GI Bill", "gi_bill_post_911"),
+        # "My post 9/11", "what % of post 9/11": the GI Bill, though "post-9/11 veterans" alone is no benefit.
+        ("never touched my post 9/11", "gi_bill_post_911"),
+        ("what % of post 9/11 do i get", "gi_bill_post_911"),
         ("chapter 30 vs MGIB", "gi_bill_montgomery"),
         ("Is chapter 35 for my kids?", "dea"),
         ("dependents' educational assistance", "dea"),

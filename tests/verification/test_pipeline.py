@@ -76,6 +76,13 @@ def test_a_service_member_months_from_separation_is_not_told_the_under_90_days_r
     assert not result.refused and "fewer than 90 days" not in result.answer, result.answer
 
 
+def test_a_gi_bill_percentage_question_gets_its_tiers_not_the_home_loans_service_table():
+    result = answer_question(question="did 20 months active duty after 2001 then got out honorable. what % of post "
+                                      "9/11 do i get", use_cache=False)
+    assert not result.refused and "70% — at least 18 months but less than 24 months" in result.answer, result.answer
+    assert "home loan" not in result.answer.lower()
+
+
 def test_a_scar_on_the_face_is_answered_from_the_disfigurement_code_not_the_area_codes():
     # "6 inches" matched DC 7801's areas (scars "not on the head, face or neck") and led the answer.
     result = answer_question(question="scar on my forehead from a blast, its about 6 inches long and raised. what %",

@@ -824,9 +824,11 @@ def extractive_generate(
         # nor one for another's case ("what rating do I need for extra money for dependents": not DIC's).
         # Nor the table of the condition a rating the asker was given is for ("granted 10% for hearing loss, am
         # I too old for VALife").
+        # Nor another benefit's ("what % of Post-9/11 do I get": not the home loan's service table).
         about = [n for n in by_chunk if (not asked_entities or _about(chunk_of[n], asked_entities))
                  and not (causes and _about(chunk_of[n], causes)) and not others_case(chunk_of[n])
-                 and not (rated_for and _about(chunk_of[n], rated_for)) and not rated_for_title(chunk_of[n])]
+                 and not (rated_for and _about(chunk_of[n], rated_for)) and not rated_for_title(chunk_of[n])
+                 and not _other_benefits_only(chunk_of[n], specific) and not _titled_for_another(chunk_of[n], specific)]
         table = _borrowed_table(levels_text, {n: by_chunk[n] for n in about}, chunk_of, chunk_types,
                                 besides=best_unit.chunk_number, levels=levels, named=named_levels)
         if table and _HIGHEST_RE.search(question):
