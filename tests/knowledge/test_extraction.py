@@ -867,6 +867,14 @@ def test_topics_accept_lists_from_the_database():
         ("can i still use my montgomery gi bill 12 years after i got out",
          "can i still use my montgomery gi bill 12 years after i got out Montgomery GI Bill Active Duty: payments, "
          "time limit, and buy-up"),
+        # School for a P&T or deceased veteran's child or spouse is DEA; not when a program is named already.
+        ("my husband is P&T, what form do our kids fill out to get school money",
+         "my husband is P&T, what form do our kids fill out to get school money Survivors' and Dependents' "
+         "Educational Assistance (DEA, chapter 35)"),
+        ("my dad is 100% p&t, can va pay for my college",
+         "my dad is 100% p&t, can va pay for my college Survivors' and Dependents' Educational Assistance (DEA, "
+         "chapter 35)"),
+        ("can i transfer my gi bill to pay for my kids college", "can i transfer my gi bill to pay for my kids college"),
         # The pension's wartime periods count service anywhere: not Blue Water Navy's pages.
         ("navy 1970-1973, never set foot in vietnam. am i a wartime vet for pension",
          "navy 1970-1973, never set foot in vietnam. am i a wartime vet for pension wartime periods"),
