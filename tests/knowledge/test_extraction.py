@@ -875,6 +875,9 @@ def test_topics_accept_lists_from_the_database():
          "my dad is 100% p&t, can va pay for my college Survivors' and Dependents' Educational Assistance (DEA, "
          "chapter 35)"),
         ("can i transfer my gi bill to pay for my kids college", "can i transfer my gi bill to pay for my kids college"),
+        # The most a veteran pays for medicines in a year: VA's medication copay cap.
+        ("is there a yearly cap on what I pay for VA prescriptions",
+         "is there a yearly cap on what I pay for VA prescriptions annual medication copay cap"),
         # The pension's wartime periods count service anywhere: not Blue Water Navy's pages.
         ("navy 1970-1973, never set foot in vietnam. am i a wartime vet for pension",
          "navy 1970-1973, never set foot in vietnam. am i a wartime vet for pension wartime periods"),

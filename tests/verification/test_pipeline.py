@@ -83,6 +83,12 @@ def test_a_gi_bill_percentage_question_gets_its_tiers_not_the_home_loans_service
     assert "home loan" not in result.answer.lower()
 
 
+def test_a_veterans_prescription_cap_is_vas_not_champvas():
+    # CHAMPVA's $3,000 catastrophic cap (a family member's program) answered a veteran's question.
+    result = answer_question(question="is there a yearly cap on what I pay for VA prescriptions", use_cache=False)
+    assert not result.refused and "$700" in result.answer.split("\n")[0] and "CHAMPVA" not in result.answer
+
+
 def test_a_scar_on_the_face_is_answered_from_the_disfigurement_code_not_the_area_codes():
     # "6 inches" matched DC 7801's areas (scars "not on the head, face or neck") and led the answer.
     result = answer_question(question="scar on my forehead from a blast, its about 6 inches long and raised. what %",

@@ -259,6 +259,11 @@ _SURVIVOR_ASKS_RE = re.compile(r"\b(?:die[ds]?|dying|death|dead|deceased|passed|
 _LEGACY_TITLE_RE = re.compile(r"\blegacy\b", re.IGNORECASE)
 _LEGACY_ASKS_RE = re.compile(r"\b(?:legacy|old (?:appeals?|system|process)|statement of the case|s?soc|form 9|"
                              r"notice of disagreement|nod|opt\w*[- ]in|(?:19|20)\d\d|years? ago)\b", re.IGNORECASE)
+# CHAMPVA's pages are for a veteran's family: "is there a yearly cap on what I pay for VA prescriptions" is not
+# answered by CHAMPVA's catastrophic cap unless CHAMPVA or a family member is named.
+_CHAMPVA_TITLE_RE = re.compile(r"\bchampva\b", re.IGNORECASE)
+_CHAMPVA_ASKS_RE = re.compile(r"\b(?:champva|spouses?|wife|husband|widow\w*|child(?:ren)?|kids?|sons?|daughters?|"
+                              r"family|dependents?|survivors?|surviving|mom|mother|dad|father|parents?)\b", re.IGNORECASE)
 # "A scar on my forehead": the pages for scars "not on the head, face or neck" (DC 7801, 7802) are another's case.
 _NOT_HEAD_TITLE_RE = re.compile(r"\bnot on the head, face or neck\b", re.IGNORECASE)
 _HEAD_ASKS_RE = re.compile(r"\b(?:face|facial|forehead|cheeks?|chin|scalp|head|lips?|nose|eyebrows?|eyelids?|jaw|neck)\b",
@@ -500,6 +505,7 @@ def extractive_generate(
     wants_rules = bool(_ELIGIBILITY_QUESTION_RE.search(question))
     wants_all = bool(_ALL_LEVELS_RE.search(question))
     head_asks = bool(_HEAD_ASKS_RE.search(asked or question))
+    champva_asks = bool(_CHAMPVA_ASKS_RE.search(asked or question))
     days_left = _days_left(asked or question)
     own_dates = bool(_OWN_DATES_RE.search(question))
     separated = bool(_SEPARATED_RE.search(question)) and not _STILL_SERVING_RE.search(question)
@@ -644,6 +650,7 @@ def extractive_generate(
             (not survivor_asks and bool(_SURVIVORS_TITLE_RE.search(c.title))) or \
             (not legacy_asks and bool(_LEGACY_TITLE_RE.search(c.title))) or \
             (head_asks and bool(_NOT_HEAD_TITLE_RE.search(c.title))) or \
+            (not champva_asks and bool(_CHAMPVA_TITLE_RE.search(c.title))) or \
             (days_left is not None and days_left >= 90 and bool(_UNDER_90_TITLE_RE.search(c.title))) or \
             (days_left is not None and days_left < 90 and bool(_BDD_WINDOW_TITLE_RE.search(c.title)))
 
