@@ -864,6 +864,13 @@ def test_topics_accept_lists_from_the_database():
         ("got out in 2011 and never touched my post 9/11. is it gone now",
          "got out in 2011 and never touched my post 9/11. is it gone now Do Post-9/11 GI Bill benefits expire? The "
          "Forever GI Bill rule"),
+        # Not whether one may use it for something, nor one already used up.
+        ("can i still use my gi bill for flight school", "can i still use my gi bill for flight school"),
+        ("my gi bill ran out, is there anything else for school", "my gi bill ran out, is there anything else for school"),
+        # A disability claim years after service keeps its term, school or not.
+        ("went to college after i got out, can i file for my knee 20 years after i got out",
+         "went to college after i got out, can i file for my knee 20 years after i got out no deadline to file a "
+         "disability claim"),
         ("can i still use my montgomery gi bill 12 years after i got out",
          "can i still use my montgomery gi bill 12 years after i got out Montgomery GI Bill Active Duty: payments, "
          "time limit, and buy-up"),
