@@ -89,6 +89,14 @@ def test_a_veterans_prescription_cap_is_vas_not_champvas():
     assert not result.refused and "$700" in result.answer.split("\n")[0] and "CHAMPVA" not in result.answer
 
 
+def test_whether_a_level_is_the_highest_is_answered_with_the_conditions_table():
+    # The 4.96 page ("that range includes ... sleep apnea (DC 6847)") led, and the 100% row was never given.
+    result = answer_question(question="i use a cpap for sleep apnea, is 50 the max or can it go to 100?",
+                             use_cache=False)
+    assert not result.refused and result.answer.startswith("DC 6847"), result.answer
+    assert "- 100% — chronic respiratory failure" in result.answer
+
+
 def test_a_scar_on_the_face_is_answered_from_the_disfigurement_code_not_the_area_codes():
     # "6 inches" matched DC 7801's areas (scars "not on the head, face or neck") and led the answer.
     result = answer_question(question="scar on my forehead from a blast, its about 6 inches long and raised. what %",

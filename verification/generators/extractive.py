@@ -695,7 +695,7 @@ def extractive_generate(
     limit_not_whether = counted is not None and not _WHETHER_LIMIT_RE.search(question)
     question_forms = frozenset(va_forms_find(question))
     # "Do I still have to pay the funding fee": a yes or no on no rating, which a sentence answers before any table.
-    yes_no_not_levels = yes_no and not _RATING_QUESTION_RE.search(levels_text)
+    yes_no_not_levels = yes_no and not _RATING_QUESTION_RE.search(levels_text) and not _HIGHEST_RE.search(question)
     # "My dad is not service connected for anything, can the caregiver program pay me": whether having no rating is
     # enough is asked the same way.
     own_level = bool(_OWN_RATING_RE.search(question) or (not_connected and not survivor_asks)) and yes_no \
@@ -708,6 +708,8 @@ def extractive_generate(
         if not any(words <= content_words(c.title) for c in read):
             read += [c for c in sources if c not in read and words <= content_words(c.title)][:1]
     chunk_of_read = {c.number: c for c in read}
+    levels_of_owned = bool(_RATING_QUESTION_RE.search(levels_text) or _HIGHEST_RE.search(question)) \
+        and any(c.diagnostic_code and c.diagnostic_code in q_entities for c in read)
     for chunk in read:
         # A title names what the whole chunk is about ("Knee limitation of flexion (bending)").
         title_match = len(q_words & content_words(chunk.title)) / len(q_words) if q_words else 0.0
@@ -738,7 +740,11 @@ def extractive_generate(
             chunk_match -= W_OTHER_BENEFIT
         # "Conditions with their own codes, such as flatfoot (DC 5276)": another code's table names the asked
         # code only to send it elsewhere, so its sentences earn nothing for naming it.
-        unit_entities = leading_entities if not chunk.diagnostic_code or chunk.diagnostic_code in q_entities else set()
+        # Nor, when the levels of a condition whose own table is read are asked ("is 50 the max for sleep apnea"),
+        # a general page's list that names its code ("that range includes ... sleep apnea (DC 6847)").
+        unit_entities = leading_entities if chunk.diagnostic_code in q_entities or (
+            not chunk.diagnostic_code and not (levels_of_owned and chunk_types.get(chunk.chunk_id) != "rating_table")) \
+            else set()
         scored = []
         for position, (text, vector) in enumerate(units.get(chunk.chunk_id, ())):
             if _NOT_AN_ANSWER_RE.match(text):
