@@ -885,6 +885,9 @@ def test_topics_accept_lists_from_the_database():
         # The most a veteran pays for medicines in a year: VA's medication copay cap.
         ("is there a yearly cap on what I pay for VA prescriptions",
          "is there a yearly cap on what I pay for VA prescriptions annual medication copay cap"),
+        # TDIU's percentages not met: the extraschedular route (38 CFR 4.16(b)).
+        ("can i get iu if i dont meet the 60 percent",
+         "can i get iu if i dont meet the 60 percent Extraschedular TDIU when you don't meet the percentages"),
         # The pension's wartime periods count service anywhere: not Blue Water Navy's pages.
         ("navy 1970-1973, never set foot in vietnam. am i a wartime vet for pension",
          "navy 1970-1973, never set foot in vietnam. am i a wartime vet for pension wartime periods"),
