@@ -171,7 +171,8 @@ _STATED_BEFORE_RE = re.compile(
     re.IGNORECASE)
 # "They just gave me 20% for my knee": a stated figure for a condition is a rating, not the combined one.
 _FOR_CONDITION_AFTER_RE = re.compile(
-    r"\s*(?:%|percent\b|per cent\b)?\s*(?:for|on)\s+(?:my|the|his|her|a|an)\s+(?!combined|total|overall|everything|all\b)\w",
+    r"\s*(?:%|percent\b|per cent\b)?\s*(?:for|on)\s+(?:(?:my|the|his|her|a|an)\s+)?"
+    r"(?!combined|total|overall|everything|all\b|it\b|that\b|this\b|now\b|me\b|us\b|them\b)[a-z]",
     re.IGNORECASE)
 # "30 ptsd, 30 back, 20 knee, combined 60": after the ratings it sums up, a combined figure is the one the asker
 # was given ("my combined is 70 and I just got 30", coming first, is a rating still to combine).

@@ -881,6 +881,9 @@ def test_topics_accept_lists_from_the_database():
         ("my dad is 100% p&t, can va pay for my college",
          "my dad is 100% p&t, can va pay for my college Survivors' and Dependents' Educational Assistance (DEA, "
          "chapter 35)"),
+        ("does va pay for my son's college if I'm 100% p&t",
+         "does va pay for my son's college if I'm 100% p&t Survivors' and Dependents' Educational Assistance (DEA, "
+         "chapter 35)"),
         ("can i transfer my gi bill to pay for my kids college", "can i transfer my gi bill to pay for my kids college"),
         # The most a veteran pays for medicines in a year: VA's medication copay cap.
         ("is there a yearly cap on what I pay for VA prescriptions",

@@ -165,6 +165,7 @@ def test_a_question_about_unemployability_is_not_a_calculation():
     # A rating someone "gave me" for a condition is one to combine ("VA gave me 60 combined" is the total).
     ("I'm at 40% and they just gave me 20% for my knee, what's my combined now", (40, 20), (), None),
     ("VA gave me 60 combined, I have 50 and 30, why", (50, 30), (), 60),
+    ("I'm 60% and they just gave me 10% for tinnitus, what's my new combined?", (60, 10), (), None),
     # The sides alone, once the pair is named (it combined 30 and 20 without the bilateral factor: 40%).
     ("carpal tunnel in both hands, right is 30 and left is 20. how does the bilateral factor work out",
      (), (20, 30), None),
