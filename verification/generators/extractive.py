@@ -222,8 +222,8 @@ _TIME_LEFT_RE = re.compile(
     r"|\b(?:separat\w*|getting out|get out|ets(?:ing)?|discharg\w*|retir\w*|leaving (?:the )?(?:military|service|active duty))\s+"
     r"(?:in|within)\s+(?:about |around |roughly |like |less than |under )?(?P<n2>\d{1,3}|a few|two|three|four|five|six|seven|"
     r"eight|nine|ten|eleven|twelve)\s+(?P<unit2>months?|weeks?|days?)\b", re.IGNORECASE)
-_LEFT_COUNT_WORDS = {"a few": 3, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
-                 "ten": 10, "eleven": 11, "twelve": 12}
+_LEFT_COUNT_WORDS = {"a few": 3, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+                     "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
 _UNIT_DAYS = {"month": 30, "week": 7, "day": 1}
 _UNDER_90_TITLE_RE = re.compile(r"\bfewer than 90 days left\b", re.IGNORECASE)
 _BDD_WINDOW_TITLE_RE = re.compile(r"\b180 to 90 days before\b", re.IGNORECASE)

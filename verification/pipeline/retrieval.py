@@ -66,7 +66,8 @@ _LEVELS_ASKED_RE = re.compile(
 
 
 def context_conditions(state: AnswerState) -> tuple[tuple[str, str], ...]:
-    """The conditions a decision-review question names as its story, as (dc_code, code) pairs, and their names."""
+    """The conditions a decision-review question tells as its story, as (diagnostic code, name as written) pairs;
+    none when the question asks for no review or asks for a condition's levels, evidence or link too."""
     if not _REVIEW_ASKED_RE.search(state.text) or _LEVELS_ASKED_RE.search(state.text):
         return ()
     found = entities_extract(text=state.text, conditions=kb.condition_names_get())
@@ -75,7 +76,8 @@ def context_conditions(state: AnswerState) -> tuple[tuple[str, str], ...]:
 
 def embed(state: AnswerState) -> AnswerState:
     """Embed the question with the schedule's and VA's words for its everyday ones appended ("the VA surgeon
-    nicked a nerve" → "1151"): the pages that answer it use those words."""
+    nicked a nerve" → "1151"): the pages that answer it use those words. The conditions a decision-review
+    question tells as its story (``context_conditions``) are left out."""
     provider = embedding_provider_get()
     text = state.text
     for _, name in context_conditions(state):
