@@ -80,7 +80,8 @@ def embed(state: AnswerState) -> AnswerState:
     question tells as its story (``context_conditions``) are left out."""
     provider = embedding_provider_get()
     text = state.text
-    for _, name in context_conditions(state):
+    story = context_conditions(state)
+    for _, name in story:
         text = re.sub(rf"\b{re.escape(name)}\b", " ", text, flags=re.IGNORECASE)
     text = lay_terms_expand(text=text)
     try:
@@ -95,7 +96,8 @@ def embed(state: AnswerState) -> AnswerState:
         vector = provider.embed([text])[0]
         provider_name, offline_reason = OFFLINE_EMBEDDING_PROVIDER, OFFLINE_REASON
         decision = f"fallback:{OFFLINE_EMBEDDING_PROVIDER}:{type(exc.__cause__ or exc).__name__}"
-    return replace(state, vector=vector, model_name=provider.model_name, provider_name=provider_name,
+    return replace(state, vector=vector, story_codes=frozenset(code for code, _ in story),
+                   model_name=provider.model_name, provider_name=provider_name,
                    offline_reason=offline_reason, limits=thresholds(provider_name=provider_name), decision=decision)
 
 
@@ -221,8 +223,8 @@ def cache_similar(state: AnswerState) -> AnswerState:
 
 
 def retrieve(state: AnswerState) -> AnswerState:
-    context = {("dc_code", code) for code, _ in context_conditions(state)}
-    entity_ids = kb.entity_ids_get(pairs=[pair for pair in state.entities if pair not in context])
+    entity_ids = kb.entity_ids_get(pairs=[(kind, value) for kind, value in state.entities
+                                          if not (kind == "dc_code" and value in state.story_codes)])
     # Words full-text search needs that the question may not use: the schedule's, and a benefit's other names.
     lexical_query = benefit_names_expand(text=lay_terms_expand(text=state.text),
                                          benefits=state.entity_values("benefit"))

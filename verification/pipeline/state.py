@@ -114,6 +114,7 @@ class AnswerState:
     chunks: tuple[SourceChunk, ...] = ()
     chunk_types: Mapping[int, str] | None = None
     rare_words: tuple[str, ...] = ()  # the question's words the corpus holds only a few times (retrieve)
+    story_codes: frozenset[str] = frozenset()  # codes of conditions a decision review tells as its story (embed)
     chunk_sources: Mapping[int, int] | None = None
     retrieved: tuple[Mapping[str, Any], ...] = ()
     best_score: float = 0.0
