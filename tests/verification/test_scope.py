@@ -204,6 +204,8 @@ MEDICAL_ADVICE_QUESTIONS = [
     "how much tylenol is too much",
     "can i take prazosin and melatonin together to sleep",
     "Should I go to the ER for chest pain?",
+    "i take 800mg ibuprofen 3 times a day for my knees. is that too much? should I switch to something else",
+    "Ive had pressure in my chest on and off since yesterday when I climb stairs. Is it my heart or my old rib injury?",
 ]
 
 CRISIS_QUESTIONS = [
@@ -229,6 +231,8 @@ CRISIS_QUESTIONS = [
     "im so tired of everything. nobody would even notice if i was gone",
     "no one would miss me anyway",
     "sitting here with a gun in my hand, whats the point",
+    "50% for ptsd, i dont shower much anymore and honestly i think about not being here sometimes. what do i need for 70",
+    "some nights I wish I could go to sleep and not wake up",
 ]
 
 CHIT_CHAT_QUESTIONS = [
@@ -253,6 +257,10 @@ CHIT_CHAT_QUESTIONS = [
 ]
 
 IN_SCOPE_QUESTIONS = [
+    "how is chest pain from heart disease rated",
+    "i make 30000 a year, is that too much for pension",
+    "is that too much income to qualify",
+    "my doctor changed my meds, should i file for an increase",
     "can voc rehab help me with a resume and job search?",
     "I was denied because they said I have no current diagnosis for my back, but it hurts every day. isnt the pain enough?",
     "I just got my decision letter and my backpay was way less than i figured. I got separation pay, is that why?",
