@@ -128,7 +128,7 @@ _COMBINE_RE = re.compile(
     # ("add my wife" adds a dependent, not a rating)
     r"\b(?:combin\w*|va math|add(?:s|ed|ing)? up|adds?(?! (?:my |a |an |the |our |his |her )?(?:new )?"
     r"(?:wife|husband|spouse|child|children|kids?|sons?|daughters?|dependents?|parents?|mom|dad|stepchild\w*|"
-    r"newborn|baby))|added|plus|make|makes|total|overall|together|"
+    r"newborn|baby))|added|plus|make|makes|(?<!permanent and )(?<!permanently and )(?<!p&)(?<!p & )total|overall|together|"
     r"whole[- ]person|calculat\w*|bilateral|(?:do|does|will|would) (?:i|that|it|this|they) (?:hit|reach|get (?:me )?to)|"
     # "I have 50 and 30, why isn't that 80", "why is my 50 and 30 only 70": a total the asker questions.
     r"why (?:isn'?t|is not|aren'?t|are not|is|are)\b[^.?!]*?\b(?:\d{1,3}|only)|(?:isn'?t|is not|aren'?t) (?:that|it|this|they))\b"
@@ -138,12 +138,14 @@ _COMBINE_RE = re.compile(
 )
 _RATING_RE = re.compile(
     r"(?<![\d$.,/-])(?P<value>100|[1-9]0|0)(?:\s*(?:%|percent\b|per cent\b))?"
-    r"(?!\d|[.,/-]\d|\s*(?:years?|months?|days?|weeks?|dollars?)\b)",
+    r"(?!\d|[.,/-]\d|\s*(?:years?|yrs?|months?|mos|days?|weeks?|dollars?)\b)",
     re.IGNORECASE,
 )
 # "50, 20 and 10, VA says 60 combined; do I qualify for unemployability?": the ratings are the story, TDIU's
-# rules (which read the combined figure and the highest rating) are what is asked.
-_OTHER_QUESTION_RE = re.compile(r"\b(?:unemployab\w*|tdiu|iu|individual unemployability)\b", re.IGNORECASE)
+# rules (which read the combined figure and the highest rating) are what is asked. So for special monthly
+# compensation: "100% for PTSD and the rest adds up to about 60, what is SMC S" asks its rules.
+_OTHER_QUESTION_RE = re.compile(r"\b(?:unemployab\w*|tdiu|iu|individual unemployability|smc(?:[- ]?[a-s])?|"
+                                r"special monthly compensation)\b", re.IGNORECASE)
 # "I lost my award letter and can't remember if it's 70 or 80": two guesses at one figure, not two ratings; the
 # asker's own record answers.
 _UNSURE_RE = re.compile(r"\b(?:remember|recall|sure|know|certain)\b[^.?!]{0,30}?\b\d{1,3}\s?(?:%|percent)?\s+or\s+\d{1,3}\b",
@@ -152,7 +154,8 @@ _UNSURE_RE = re.compile(r"\b(?:remember|recall|sure|know|certain)\b[^.?!]{0,30}?
 # is my rating 70": the total the asker expected or was given, not a rating.
 _BELIEF_BEFORE_RE = re.compile(r"\b(?:not|make|makes|equal|equals|be|only|is that|isn'?t that|isn'?t it|get|gives?|to|hit|"
                                r"reach|put)\s+"
-                               r"(?:(?:me|it|us|him|her|my|a|the)\s+)?(?:(?:combined|total|rating)\s+)?(?:at\s+)?$"
+                               r"(?:(?:me|it|us|him|her|my|a|the)\s+)?(?:(?:combined|total|rating)\s+)?(?:at\s+)?"
+                               r"(?:(?:about|around|roughly|like|maybe)\s+)?$"
                                r"|(?:=|\bthat'?s|\bthats|\bthat is)\s*$"
                                # "40+20+10 is 70": the sum the asker worked out.
                                r"|\d\s*%?\s*(?:is|are|equals?|makes?|gives?)\s+$"

@@ -182,3 +182,14 @@ def test_dates_beside_will_i_get_are_not_ratings_to_combine():
     assert combined_question_parse(text="did an intent to file march 10 2024 and submitted my 526 on feb 20 2025. "
                                         "what effective date will i get") is None
     assert combined_question_parse(text="im 50% and 30%, will i get smc") is None
+
+
+def test_special_monthly_compensation_and_permanent_and_total_are_not_calculations():
+    from verification.combined_ratings import combined_question_parse
+    # SMC's rules are what is asked; "adds up to about 60" is the asker's own sum (it gave "100 and 60 make 100").
+    assert combined_question_parse(text="Im 100% for PTSD and my other stuff (back, knees, migraines) adds up to "
+                                        "about 60. somebody said i should be getting SMC S. what is that") is None
+    # "Permanent and total" is a status and "20 yrs" a length of service (it gave "100 and 20 make 100").
+    assert combined_question_parse(text="My husband is retired from the Air Force (20 yrs) and VA just made him 100% "
+                                        "permanent and total. can I switch to CHAMPVA or get both?") is None
+    assert combined_question_parse(text="my back is 40 and knee 20, does that get me to about 50").believed == 50
