@@ -257,6 +257,7 @@ CHIT_CHAT_QUESTIONS = [
 ]
 
 IN_SCOPE_QUESTIONS = [
+    "we moved out because of PCS orders and now rent the house out. It has a VA loan, can I still do the IRRRL?",
     "how is chest pain from heart disease rated",
     "i make 30000 a year, is that too much for pension",
     "is that too much income to qualify",
