@@ -58,6 +58,10 @@ from verification.own_record import (
         ("can you look up whether my health care application got approved?", KIND_CLAIM_STATUS),
         ("what effective date did they give me on my sleep apnea grant", KIND_DECISION),
         ("I did an intent to file over the phone in june. can you confirm its in the system", KIND_DOCUMENTS),
+        ("can you check if VA got the 4142 I faxed over on the 3rd? its for my knee claim", KIND_DOCUMENTS),
+        ("can you check on my claim? its been stuck on gathering evidence for 4 months", KIND_CLAIM_STATUS),
+        ("my tinnitus claim was denied last week. can you tell me why they denied mine", KIND_DECISION),
+        ("My claim closed yesterday. What exact day will the back pay hit my bank account?", KIND_PAYMENT),
     ],
 )
 def test_questions_about_the_askers_own_record_are_recognised(question, kind):
@@ -84,6 +88,9 @@ def test_questions_about_the_askers_own_record_are_recognised(question, kind):
     "my claim status changed to gathering evidence again, what does that mean",
     "what effective date does va give a claim filed within a year of discharge",
     "what happens after i submit an intent to file",
+    "can you tell me why VA denies tinnitus claims so often",
+    "what day of the month does the payment hit the bank",
+    "does VA need the 4142 if my doctor is private",
 ])
 def test_general_questions_are_not_about_the_askers_record(question):
     assert own_record_kind(question=question) is None
