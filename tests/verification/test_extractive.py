@@ -1864,3 +1864,35 @@ def test_the_askers_level_written_in_words_is_theirs_too():
 def test_the_days_left_before_separation_are_read_from_the_question(question, days):
     from verification.generators.extractive import _days_left
     assert _days_left(question) == days
+
+
+def test_a_rating_just_given_is_the_askers_own_and_the_exemption_leads_the_whole_fee_table():
+    # "I just got rated 10% for tinnitus ... do I still have to pay the funding fee": the sentence opening the page
+    # scored close to the exemption and kept it last; the penalised table lead was dropped, leaving bare rows.
+    fees = [("The funding fee is a one-time charge paid to VA on most VA-backed loans.", NEAR),
+            ("For purchase loans, the fee is a percentage of the loan amount:", NEAR),
+            ("- First use, less than 5% down — 2.15%", OFF),
+            ("- After first use, less than 5% down — 3.3%", OFF),
+            ("- First use, 10% or more down — 1.25%", OFF),
+            ("Veterans receiving VA disability compensation are exempt from the funding fee.", QUESTION_VECTOR)]
+    text = generate("I just got rated 10% for tinnitus. I'm buying a house next month with a VA loan. Do I still have "
+                    "to pay the funding fee??", {1: fees}, {1: 0.7}).text
+    assert text.startswith("Veterans receiving VA disability compensation are exempt"), text
+    assert text.index("For purchase loans") < text.index("2.15%") < text.index("3.3%"), text
+
+
+def test_a_purchase_question_reads_the_purchase_fees_and_a_refinance_question_the_others():
+    purchase = [("For purchase loans the funding fee is:", LEAD), ("- First use, less than 5% down — 2.15%", OFF),
+                ("- After first use, less than 5% down — 3.3%", OFF)]
+    other = [("Funding fees for loans other than purchase loans:", LEAD), ("- Cash-out refinance, first use — 2.15%", OFF),
+             ("- Interest Rate Reduction Refinancing Loan (IRRRL) — 0.5%", OFF)]
+    chunks = [replace(chunk(1, 1, 0.68), title="VA funding fee for cash-out refinance, IRRRL, assumptions, and other loans"),
+              replace(chunk(2, 2, 0.66), title="VA funding fee rates for purchase and construction loans")]
+    types = {1: "rating_table", 2: "rating_table"}
+    text = answer_from("Buying again now with zero down, what % funding fee will I pay", chunks, {1: other, 2: purchase},
+                       chunk_types=types)
+    assert text.startswith("For purchase loans"), text
+    assert "Cash-out" not in text, text
+    text = answer_from("what funding fee will I pay on a cash-out refinance", chunks, {1: other, 2: purchase},
+                       chunk_types=types)
+    assert text.startswith("Funding fees for loans other than purchase"), text

@@ -264,6 +264,14 @@ _LEGACY_ASKS_RE = re.compile(r"\b(?:legacy|old (?:appeals?|system|process)|state
 _CHAMPVA_TITLE_RE = re.compile(r"\bchampva\b", re.IGNORECASE)
 _CHAMPVA_ASKS_RE = re.compile(r"\b(?:champva|spouses?|wife|husband|widow\w*|child(?:ren)?|kids?|sons?|daughters?|"
                               r"family|dependents?|survivors?|surviving|mom|mother|dad|father|parents?)\b", re.IGNORECASE)
+# "I'm buying a house, what funding fee will I pay": the refinance, IRRRL and assumption pages are another's
+# case; "what is the funding fee on an IRRRL": the purchase pages are.
+_PURCHASE_ASKS_RE = re.compile(r"\b(?:buy|buying|bought|purchas\w*|(?:new|first|next) (?:house|home)|"
+                               r"build(?:ing)? a (?:house|home)|construction)\b", re.IGNORECASE)
+_REFINANCE_ASKS_RE = re.compile(r"\b(?:refinanc\w*|refi|irrrl|streamline|cash[- ]?out|assum\w+|manufactured)\b",
+                                re.IGNORECASE)
+_PURCHASE_TITLE_RE = re.compile(r"\bpurchase\b", re.IGNORECASE)
+_REFINANCE_TITLE_RE = re.compile(r"\b(?:refinanc\w*|irrrl|cash-out)\b", re.IGNORECASE)
 # "A scar on my forehead": the pages for scars "not on the head, face or neck" (DC 7801, 7802) are another's case.
 _NOT_HEAD_TITLE_RE = re.compile(r"\bnot on the head, face or neck\b", re.IGNORECASE)
 _HEAD_ASKS_RE = re.compile(r"\b(?:face|facial|forehead|cheeks?|chin|scalp|head|lips?|nose|eyebrows?|eyelids?|jaw|neck)\b",
@@ -316,6 +324,9 @@ _WORD_RE = re.compile(r"[a-z0-9]+(?:['’-][a-z0-9]+)*")
 _OWN_RATING_RE = re.compile(
     r"\b(?:i'?m|i am|i'?ve been|i have been|been|currently|already)\s+(?:currently\s+)?rated\s+(?:at\s+)?"
     r"\d{1,3}\s?(?:%|percent\b)|\bmy (?:current |combined )?rating is \d{1,3}\s?(?:%|percent\b)?|"
+    # "I just got rated 10% for tinnitus, do I still pay the funding fee", "VA rated me 30%": the asker's level.
+    r"\bi (?:just |recently |finally )?(?:got|was|have been|was just) rated\s+(?:at\s+)?\d{1,3}\s?(?:%|percent\b)|"
+    r"\b(?:va|they) (?:just |recently |finally )?rated me\s+(?:at\s+)?\d{1,3}\s?(?:%|percent\b)|"
     # "I'm at 90%", "if I'm 50 percent, do I pay copays", "as a 100% disabled vet": the asker's own level.
     r"\b(?:i'?m|i am|currently|already)\s+(?:(?:at|sitting at|on)\s+)?(?:an?\s+)?\d{1,3}\s?(?:%|percent\b)|"
     # "my other conditions add up to 60%", "they combine to 70 percent": the asker's own figures.
@@ -507,6 +518,8 @@ def extractive_generate(
     head_asks = bool(_HEAD_ASKS_RE.search(asked or question))
     champva_asks = bool(_CHAMPVA_ASKS_RE.search(asked or question))
     days_left = _days_left(asked or question)
+    buying = bool(_PURCHASE_ASKS_RE.search(asked or question))
+    refinancing = bool(_REFINANCE_ASKS_RE.search(asked or question))
     own_dates = bool(_OWN_DATES_RE.search(question))
     separated = bool(_SEPARATED_RE.search(question)) and not _STILL_SERVING_RE.search(question)
     # The question without the asker's own rating; "how do I file for an increase on my knee rating" asks for
@@ -652,7 +665,11 @@ def extractive_generate(
             (head_asks and bool(_NOT_HEAD_TITLE_RE.search(c.title))) or \
             (not champva_asks and bool(_CHAMPVA_TITLE_RE.search(c.title))) or \
             (days_left is not None and days_left >= 90 and bool(_UNDER_90_TITLE_RE.search(c.title))) or \
-            (days_left is not None and days_left < 90 and bool(_BDD_WINDOW_TITLE_RE.search(c.title)))
+            (days_left is not None and days_left < 90 and bool(_BDD_WINDOW_TITLE_RE.search(c.title))) or \
+            (buying and not refinancing and bool(_REFINANCE_TITLE_RE.search(c.title))
+             and not _PURCHASE_TITLE_RE.search(c.title)) or \
+            (refinancing and not buying and bool(_PURCHASE_TITLE_RE.search(c.title))
+             and not _REFINANCE_TITLE_RE.search(c.title))
 
     if wants_rules and read and not any(chunk_types.get(c.chunk_id) == "eligibility" and not others_case(c)
                                         for c in read):
@@ -1279,13 +1296,15 @@ def _direct_first(chosen: list[Unit], best: Unit, scores: Mapping[int, float], *
     opens; not when it leans on what comes before it, nor in a table, whose lead and rows keep their order.
 
     ``over_table``: a yes-or-no question ("I'm rated 10%, do I still have to pay the funding fee") is answered by
-    a sentence after a table ("veterans receiving compensation are exempt"), which then leads the table whole.
+    a sentence after a table ("veterans receiving compensation are exempt"), which then leads the table whole,
+    however close the sentence opening the source scores.
     """
     in_table = _ROW_RE.match(best.text) or _TABLE_LEAD_RE.search(best.text)
     if not chosen or chosen[0] is best or not any(u is best for u in chosen) \
             or (any(_ROW_RE.match(u.text) for u in chosen) and (not over_table or in_table)) \
             or (scores[id(best)] - scores.get(id(chosen[0]), 0.0) < DIRECT_FIRST_MARGIN
-                and not (over_table and _TABLE_LEAD_RE.search(chosen[0].text))) \
+                and not (over_table and (_TABLE_LEAD_RE.search(chosen[0].text)
+                                         or any(_ROW_RE.match(u.text) for u in chosen)))) \
             or _CONTEXT_BOUND_RE.match(best.text) or _BACK_REFERENCE_RE.search(best.text) \
             or _ADDITIVE_RE.search(best.text) or _EXAMPLE_OPENING_RE.match(best.text) \
             or _NUMBERED_STEP_RE.match(best.text) or (_LIST_ITEM_RE.match(best.text) and any(
@@ -1332,13 +1351,15 @@ def _fitting_branch_first(chosen: list[Unit], question: str) -> list[Unit]:
 
 
 def _whole_table(chosen: list[Unit], units: list[Unit]) -> list[Unit]:
-    """Serve every row of a table when some of its rows were chosen: three of six service tiers would read
-    as the whole table and leave out the asker's own."""
+    """Serve every row of a table, and the sentence leading them, when some of its rows were chosen: three of
+    six service tiers would read as the whole table and leave out the asker's own."""
     rows = [u for u in units if _ROW_RE.match(u.text)]
     if len(rows) < 2 or not any(_ROW_RE.match(u.text) for u in chosen):
         return chosen
     have = {u.position for u in chosen}
-    return chosen + [u for u in rows[:MAX_TABLE_ROWS] if u.position not in have]
+    # The sentence that leads the rows says what they are ("For purchase and construction loans ..., the fee is:").
+    lead = [u for u in units if u.position == rows[0].position - 1 and _TABLE_LEAD_RE.search(u.text)]
+    return chosen + [u for u in lead + rows[:MAX_TABLE_ROWS] if u.position not in have]
 
 
 def _whole_steps(chosen: list[Unit], units: list[Unit]) -> list[Unit]:
