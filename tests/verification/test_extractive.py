@@ -1896,3 +1896,16 @@ def test_a_purchase_question_reads_the_purchase_fees_and_a_refinance_question_th
     text = answer_from("what funding fee will I pay on a cash-out refinance", chunks, {1: other, 2: purchase},
                        chunk_types=types)
     assert text.startswith("Funding fees for loans other than purchase"), text
+
+
+def test_the_branch_of_an_age_rule_that_fits_the_askers_age_leads():
+    remarriage = [("A surviving spouse who remarries before age 55 loses CHAMPVA, but may regain it later.", ON_TOPIC),
+                  ("A child stays eligible until age 18, or 23 if a full-time student.", NEAR),
+                  ("A surviving spouse who remarries at age 55 or older can keep CHAMPVA.", NEAR)]
+    asked = "Widow here, I'm 58 and thinking of marrying my boyfriend. Would I lose CHAMPVA if we marry?"
+    assert generate(asked, {1: remarriage}, {1: 0.7}).text.startswith("A surviving spouse who remarries at age 55 or older")
+    # The branch for the younger asker already opens; a rating is no age; nor is a question without a yes or no.
+    younger = "I'm 50 and want to remarry, would I lose CHAMPVA?"
+    assert generate(younger, {1: remarriage}, {1: 0.7}).text.startswith("A surviving spouse who remarries before age 55")
+    rated = "I'm 60 for my back, would my wife lose CHAMPVA if she remarries?"
+    assert generate(rated, {1: remarriage}, {1: 0.7}).text.startswith("A surviving spouse who remarries before age 55")

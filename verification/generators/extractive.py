@@ -644,11 +644,11 @@ def extractive_generate(
         # "How does VA rate PTSD?": no table among the best few, but a lower-ranked one is a condition's table
         # (its title names the code) titled with a word of the question; the levels are what was asked, so it
         # is read too.
-        asked = q_words - LEVEL_WORDS
+        named_words = q_words - LEVEL_WORDS
         # Not the table of what the asker is rated for ("what percentages do I need for TDIU? I'm 60 for my back
         # and 20 for knees").
         titled = [c for c in sources[len(read):] if chunk_types.get(c.chunk_id) == "rating_table"
-                  and dc_codes_find(c.title) and asked & content_words(c.title) and not rated_for_title(c)]
+                  and dc_codes_find(c.title) and named_words & content_words(c.title) and not rated_for_title(c)]
         read += titled[:1]
     def holds_level_in_full(c: SourceChunk) -> bool:
         return holds_level(c) and not _CONDENSED_RE.search(c.content)
@@ -939,6 +939,7 @@ def extractive_generate(
     if not levels and not comparing and not wants_all and not _HIGHEST_RE.search(question):
         chosen = _described_row_first(chosen, question, chunk_of)
     chosen = _fitting_branch_first(chosen, question)
+    chosen = _fitting_age_first(chosen, asked or question)
     if _HIGHEST_RE.search(question):
         chosen = _stated_highest_first(chosen)
     lines: list[tuple[bool, str]] = []
@@ -1347,6 +1348,55 @@ def _fitting_branch_first(chosen: list[Unit], question: str) -> list[Unit]:
     if fits(chosen[0]) is not False:
         return chosen
     fitting = next((u for u in chosen[1:] if u.chunk_number == chosen[0].chunk_number and fits(u)), None)
+    return chosen if fitting is None else [fitting, *(u for u in chosen if u is not fitting)]
+
+
+# The asker's age: "I'm 56 and getting remarried", "widow here, I'm 58", "I turn 65 in March", "72 years old";
+# not a rating ("I'm 30 for PTSD", "I'm 70 percent").
+_ASKER_AGE_RE = re.compile(
+    r"\b(?:i'?m|im|i am|i turn(?:ed)?|i'?ll be|i will be|i just turned|aged?)\s+(?:now\s+)?(?P<age>[1-9]\d)\b"
+    r"(?!\s*(?:%|percent|per cent|for|on|in (?:my|the)|sc\b|service|rated|combined|disabled|p&t|p and t|"
+    r"and (?:\d|p&t|permanent)|,\s*\d))"
+    r"|\b(?P<age2>[1-9]\d)\s*(?:years?|yrs?)[- ]old\b|\b(?P<age3>[1-9]\d)\s*(?:yo|y/o)\b",
+    re.IGNORECASE)
+# An age a rule's branch turns on: "remarries at age 55 or older", "before age 55", "age 80 or younger".
+_AGE_BRANCH_RE = re.compile(
+    r"\b(?:(?:at|by|from) )?(?:age )?(?P<min>[1-9]\d) or (?:older|over|above)\b"
+    r"|\b(?:before|under|younger than|below) (?:age |turning |reaching )?(?P<below>[1-9]\d)\b"
+    r"|\b(?:age )?(?P<max>[1-9]\d) or (?:younger|under)\b",
+    re.IGNORECASE)
+
+
+def _fitting_age_first(chosen: list[Unit], question: str) -> list[Unit]:
+    """Lead with the branch of an age rule that fits the age the asker gives, when a yes or no is asked.
+
+    "I'm 58 and thinking of marrying, would I lose CHAMPVA": the page's "a surviving spouse who remarries before
+    age 55 loses CHAMPVA" opened the answer, "remarries at age 55 or older can keep CHAMPVA" fourth. A sentence
+    whose age branches all fit the asker's age leads, unless the opening one does already; one with branches
+    either way (the rule and its exception in one sentence) decides nothing.
+    """
+    ages = {int(m.group("age") or m.group("age2") or m.group("age3")) for m in _ASKER_AGE_RE.finditer(question)}
+    if not chosen or len(ages) != 1 or not _YES_NO_RE.search(question):
+        return chosen
+    age = ages.pop()
+    if not 17 <= age <= 110:
+        return chosen
+
+    def fits(unit: Unit) -> bool | None:
+        verdicts = set()
+        for found in _AGE_BRANCH_RE.finditer(unit.text):
+            if found.group("min"):
+                verdicts.add(age >= int(found.group("min")))
+            elif found.group("below"):
+                verdicts.add(age < int(found.group("below")))
+            else:
+                verdicts.add(age <= int(found.group("max")))
+        return verdicts.pop() if len(verdicts) == 1 else None
+
+    if fits(chosen[0]):
+        return chosen
+    fitting = next((u for u in chosen[1:] if fits(u) and not _ROW_RE.match(u.text)
+                    and not _CONTEXT_BOUND_RE.match(u.text) and not _BACK_REFERENCE_RE.search(u.text)), None)
     return chosen if fitting is None else [fitting, *(u for u in chosen if u is not fitting)]
 
 
