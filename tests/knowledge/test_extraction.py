@@ -391,6 +391,10 @@ def test_topics_accept_lists_from_the_database():
         ("what form do i use to claim sleep apnea",
          "what form do i use to claim sleep apnea how to file a disability claim"),
         ("how do i apply for the gi bill", "how do i apply for the gi bill"),
+        # An insurance named is no disability claim ("how do I apply for that" after S-DVI read as one).
+        ("my VSO mentioned S-DVI insurance. how do I apply for that?",
+         "my VSO mentioned S-DVI insurance. how do I apply for that? Veterans Service Organization "
+         "Service-Disabled Veterans Insurance VALife"),
         ("chapter 31 vs chapter 36",
          "chapter 31 vs chapter 36 chapter 36 Personalized Career Planning and Guidance career counseling"),
         ("rates are around 6 now, can i refinance without an appraisal",

@@ -1909,3 +1909,18 @@ def test_the_branch_of_an_age_rule_that_fits_the_askers_age_leads():
     assert generate(younger, {1: remarriage}, {1: 0.7}).text.startswith("A surviving spouse who remarries before age 55")
     rated = "I'm 60 for my back, would my wife lose CHAMPVA if she remarries?"
     assert generate(rated, {1: remarriage}, {1: 0.7}).text.startswith("A surviving spouse who remarries before age 55")
+
+
+def test_a_closed_benefit_is_answered_by_the_page_on_the_one_that_replaced_it():
+    # "My VSO mentioned S-DVI, how do I apply": VALife's page (S-DVI closed, VALife replaced it) answers, not the
+    # claim form's page, however close in meaning.
+    valife = [("VALife is guaranteed whole life insurance for veterans with any service-connected rating.", NEAR),
+              ("VALife replaced Service-Disabled Veterans Insurance (S-DVI), which closed to new applications.", NEAR)]
+    claim = [("A disability claim is filed on VA Form 21-526EZ.", ON_TOPIC)]
+    chunks = [benefit_page(1, "How to file a VA disability compensation claim", 0.64, "disability_compensation"),
+              replace(chunk(2, 2, 0.51), title="Veterans Affairs Life Insurance (VALife): guaranteed whole life",
+                      benefits=frozenset({"valife", "sdvi"}))]
+    text = answer_from("my VSO mentioned S-DVI insurance. how do I apply for that?", chunks, {1: claim, 2: valife},
+                       benefits=frozenset({"sdvi"}))
+    assert text.startswith("VALife"), text
+    assert "21-526EZ" not in text, text
