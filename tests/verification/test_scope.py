@@ -70,6 +70,9 @@ OTHER_AGENCY_QUESTIONS = [
     ("How do I apply for SSDI?", SSA),
     ("I get VA disability at 60%. Should I start my social security retirement at 62 or wait until 70?", SSA),
     ("do i have to pay federal income tax on my military retirement pension", IRS),
+    ("I'm 100% P&T. My son lives with his mom half the year. Can I claim him as a dependent on my federal tax return?", IRS),
+    ("My dad is 100% disabled and needs a passport fast. Does the State Department waive the fee for disabled vets?",
+     STATE_DEPT),
     # VA named with a common word ("like", "if", "and") is not a question on how the two programs meet.
     ("tricare prime denied my referral for a back MRI. how do i appeal that, is it a higher level review like va?",
      TRICARE),
@@ -257,6 +260,10 @@ CHIT_CHAT_QUESTIONS = [
 ]
 
 IN_SCOPE_QUESTIONS = [
+    "can I add my son as a dependent on my VA disability",
+    "which VA loan has the lowest funding fee",
+    "is the PACT Act going to cover my hypertension",
+    "Is the doctor at my C&P exam a VA employee?",
     "we moved out because of PCS orders and now rent the house out. It has a VA loan, can I still do the IRRRL?",
     "how is chest pain from heart disease rated",
     "i make 30000 a year, is that too much for pension",
@@ -344,6 +351,7 @@ IN_SCOPE_QUESTIONS = [
 
 
 OUTSIDE_BENEFITS_QUESTIONS = [
+    "who gives the lowest rate on a VA loan right now, navy federal or veterans united?",
     "can i use my va loan benefit to buy a bass boat for fishing",
     "Could I use my VA home loan to buy a spaceship if I live in it full time?",
     "disabled vet here, which is more reliable, a used tacoma or an f150",
@@ -583,6 +591,9 @@ OUTCOME_PREDICTION_QUESTIONS = [
     "what percent of higher level reviews actually get overturned",
     "whats the approval rate for sleep apnea claims",
     "my buddy won his burn pit appeal, mine is the same, will i win too",
+    "Is Congress actually going to pass the Major Richard Star Act this year or is it dead again?",
+    "Is Dr. Angela Reyes at Hines a fair examiner for C&P exams? I heard she denies everybody.",
+    "which QTC examiner in san antonio gives the best ratings? want to request a specific one",
 ]
 
 
