@@ -1924,3 +1924,21 @@ def test_a_closed_benefit_is_answered_by_the_page_on_the_one_that_replaced_it():
                        benefits=frozenset({"sdvi"}))
     assert text.startswith("VALife"), text
     assert "21-526EZ" not in text, text
+
+
+def test_the_kind_of_claim_asked_about_leads_over_the_pages_on_the_condition():
+    # "VA says my knee is 10% sc ... what do I need to prove it's secondary": the knee's ratings page opened the
+    # answer, and "10% sc" read as a level asked about.
+    knee = [("Limitation of flexion and limitation of extension of the same knee may be rated separately.", NEAR),
+            ("One knee can receive more than one rating when each covers a different problem.", NEAR)]
+    secondary = [("Secondary service connection covers a disability caused by a service-connected condition.", NEAR),
+                 ("The key evidence is a diagnosis of the new condition and a medical opinion linking the two.", NEAR)]
+    chunks = [replace(chunk(1, 1, 0.5), title="Can one knee get more than one rating?"),
+              replace(chunk(2, 2, 0.46), title="Secondary service connection (38 CFR 3.310)")]
+    asked = ("VA says my knee is 10% sc. my other knee and hip started hurting from limping for years. what do i need "
+             "to prove it's secondary")
+    text = answer_from(asked, chunks, {1: knee, 2: secondary})
+    assert text.startswith("Secondary service connection covers"), text
+    # Asked about the knee's ratings, the knee's page still answers.
+    text = answer_from("can one knee get two ratings for flexion and extension", chunks, {1: knee, 2: secondary})
+    assert text.startswith("Limitation of flexion"), text

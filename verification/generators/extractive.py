@@ -311,6 +311,11 @@ W_RARE = 0.2
 # A title holding three of the question's words in its order names what was asked ("Specially Adapted Housing
 # (SAH) grant"); stems alone cannot tell it from "Special Housing Adaptation (SHA) grant".
 W_TITLE_PHRASE = 0.1
+# "My knee is 10% sc, my other knee and hip hurt from limping, what do I need to prove it's secondary": the kind of
+# claim asked about names the pages on its rule ("Secondary service connection (38 CFR 3.310)"), which answer
+# before a page on the knee's ratings, however close its sentences are in meaning.
+_CLAIM_KIND_RE = re.compile(r"\b(?:secondary|aggravat\w*|presumptive)\b", re.IGNORECASE)
+W_CLAIM_KIND = 0.1
 # A sentence announcing a list ("organizes services into five tracks", "there are three options") and the
 # items after it, each a short label and a colon ("Self-Employment: support for starting a business").
 _LIST_ANNOUNCED_RE = re.compile(
@@ -327,6 +332,9 @@ _OWN_RATING_RE = re.compile(
     # "I just got rated 10% for tinnitus, do I still pay the funding fee", "VA rated me 30%": the asker's level.
     r"\bi (?:just |recently |finally )?(?:got|was|have been|was just) rated\s+(?:at\s+)?\d{1,3}\s?(?:%|percent\b)|"
     r"\b(?:va|they) (?:just |recently |finally )?rated me\s+(?:at\s+)?\d{1,3}\s?(?:%|percent\b)|"
+    # "VA says my knee is 10% sc, my other knee hurts from limping": the level a condition of the asker's holds.
+    r"\bmy (?:[\w-]+ ){1,3}(?:is|are|was|were) (?:rated |only |currently |already )*(?:at )?\d{1,3}\s?(?:%|percent\b)"
+    r"(?=\s*(?:sc|service[- ]connected|rated|now|already|[,.;]|and\b|but\b|$))|"
     # "I'm at 90%", "if I'm 50 percent, do I pay copays", "as a 100% disabled vet": the asker's own level.
     r"\b(?:i'?m|i am|currently|already)\s+(?:(?:at|sitting at|on)\s+)?(?:an?\s+)?\d{1,3}\s?(?:%|percent\b)|"
     # "my other conditions add up to 60%", "they combine to 70 percent": the asker's own figures.
@@ -725,6 +733,7 @@ def extractive_generate(
         if not any(words <= content_words(c.title) for c in read):
             read += [c for c in sources if c not in read and words <= content_words(c.title)][:1]
     chunk_of_read = {c.number: c for c in read}
+    claim_kinds = {k.lower() for k in _CLAIM_KIND_RE.findall(asked or question)}
     levels_of_owned = bool(_RATING_QUESTION_RE.search(levels_text) or _HIGHEST_RE.search(question)) \
         and any(c.diagnostic_code and c.diagnostic_code in q_entities for c in read)
     for chunk in read:
@@ -737,6 +746,8 @@ def extractive_generate(
             chunk_match += W_TITLE_PHRASE
         if wants_form and va_forms_find(chunk.content):
             chunk_match += W_FORM_CHUNK
+        if claim_kinds and claim_kinds & {k.lower() for k in _CLAIM_KIND_RE.findall(chunk.title)}:
+            chunk_match += W_CLAIM_KIND
         if wants_rules and chunk_types.get(chunk.chunk_id) == "eligibility":
             chunk_match += W_ELIGIBILITY_CHUNK
         if others_case(chunk):
