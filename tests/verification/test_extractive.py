@@ -1942,3 +1942,14 @@ def test_the_kind_of_claim_asked_about_leads_over_the_pages_on_the_condition():
     # Asked about the knee's ratings, the knee's page still answers.
     text = answer_from("can one knee get two ratings for flexion and extension", chunks, {1: knee, 2: secondary})
     assert text.startswith("Limitation of flexion"), text
+
+
+def test_the_review_asked_about_leads_over_the_evidence_named_in_the_story():
+    # "Can I send new evidence with a Higher-Level Review? I got a nexus letter": the nexus letter's page opened.
+    nexus = [("A strong nexus letter shows the doctor reviewed the records and explains the reasoning.", ON_TOPIC)]
+    hlr = [("You cannot submit new evidence in a Higher-Level Review.", NEAR)]
+    chunks = [replace(chunk(1, 1, 0.58), title="Nexus letter: definition"),
+              replace(chunk(2, 2, 0.56), title="Higher-Level Review (VA Form 20-0996)")]
+    text = answer_from("can i send in new evidence with a higher level review? i got a nexus letter from my doctor",
+                       chunks, {1: nexus, 2: hlr})
+    assert text.startswith("You cannot submit new evidence in a Higher-Level Review"), text

@@ -314,8 +314,17 @@ W_TITLE_PHRASE = 0.1
 # "My knee is 10% sc, my other knee and hip hurt from limping, what do I need to prove it's secondary": the kind of
 # claim asked about names the pages on its rule ("Secondary service connection (38 CFR 3.310)"), which answer
 # before a page on the knee's ratings, however close its sentences are in meaning.
-_CLAIM_KIND_RE = re.compile(r"\b(?:secondary|aggravat\w*|presumptive)\b", re.IGNORECASE)
+# So for the review asked about: "can I send new evidence with a Higher-Level Review? I got a nexus letter" is
+# answered by the Higher-Level Review's page, not the nexus letter's.
+_CLAIM_KIND_RE = re.compile(
+    r"\b(?:(?P<secondary>secondary)|(?P<aggravation>aggravat\w*)|(?P<presumptive>presumptive)|"
+    r"(?P<hlr>higher[- ]level reviews?|hlrs?)|(?P<supplemental>supplemental claims?)|"
+    r"(?P<cue>clear and unmistakable errors?|cue))\b", re.IGNORECASE)
 W_CLAIM_KIND = 0.1
+
+
+def _claim_kinds(text: str) -> frozenset[str]:
+    return frozenset(found.lastgroup for found in _CLAIM_KIND_RE.finditer(text))
 # A sentence announcing a list ("organizes services into five tracks", "there are three options") and the
 # items after it, each a short label and a colon ("Self-Employment: support for starting a business").
 _LIST_ANNOUNCED_RE = re.compile(
@@ -733,7 +742,7 @@ def extractive_generate(
         if not any(words <= content_words(c.title) for c in read):
             read += [c for c in sources if c not in read and words <= content_words(c.title)][:1]
     chunk_of_read = {c.number: c for c in read}
-    claim_kinds = {k.lower() for k in _CLAIM_KIND_RE.findall(asked or question)}
+    claim_kinds = _claim_kinds(asked or question)
     levels_of_owned = bool(_RATING_QUESTION_RE.search(levels_text) or _HIGHEST_RE.search(question)) \
         and any(c.diagnostic_code and c.diagnostic_code in q_entities for c in read)
     for chunk in read:
@@ -746,7 +755,7 @@ def extractive_generate(
             chunk_match += W_TITLE_PHRASE
         if wants_form and va_forms_find(chunk.content):
             chunk_match += W_FORM_CHUNK
-        if claim_kinds and claim_kinds & {k.lower() for k in _CLAIM_KIND_RE.findall(chunk.title)}:
+        if claim_kinds & _claim_kinds(chunk.title):
             chunk_match += W_CLAIM_KIND
         if wants_rules and chunk_types.get(chunk.chunk_id) == "eligibility":
             chunk_match += W_ELIGIBILITY_CHUNK
