@@ -1953,3 +1953,17 @@ def test_the_review_asked_about_leads_over_the_evidence_named_in_the_story():
     text = answer_from("can i send in new evidence with a higher level review? i got a nexus letter from my doctor",
                        chunks, {1: nexus, 2: hlr})
     assert text.startswith("You cannot submit new evidence in a Higher-Level Review"), text
+
+
+def test_a_dollar_amount_the_sources_lack_is_not_answered_with_the_rules_beside_it():
+    dea = [("DEA pays a monthly amount directly to the student, and rates change each October 1.", ON_TOPIC),
+           ("Children usually must be 18 to 26 to use DEA.", NEAR)]
+    assert generate("how much does chapter 35 DEA pay per month for full time college", {1: dea}, {1: 0.7}).text == ""
+    assert generate("whats the 2025 county loan limit for San Diego county", {1: dea}, {1: 0.7}).text == ""
+    # With the figure in the sources, it is answered; without a dollar amount asked, the rules answer.
+    rates = [("DIC pays a surviving spouse $1,699.36 a month.", ON_TOPIC), *dea]
+    assert generate("how much is DIC per month", {1: rates}, {1: 0.7}).text.startswith("DIC pays a surviving spouse $1,699.36")
+    assert generate("how does DEA pay, to me or the school", {1: dea}, {1: 0.7}).text.startswith("DEA pays a monthly")
+    # The amount a sentence of the leading source gives is said, though other sentences scored higher.
+    dea_rate = [*dea, ("The full-time DEA rate is $1,536 a month.", NEAR)]
+    assert "$1,536" in generate("how much does DEA pay per month", {1: dea_rate}, {1: 0.7}).text

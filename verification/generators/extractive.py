@@ -321,6 +321,20 @@ _CLAIM_KIND_RE = re.compile(
     r"(?P<hlr>higher[- ]level reviews?|hlrs?)|(?P<supplemental>supplemental claims?)|"
     r"(?P<cue>clear and unmistakable errors?|cue))\b", re.IGNORECASE)
 W_CLAIM_KIND = 0.1
+# A dollar amount asked for: "how much does chapter 35 pay per month", "how much money per month is SMC-S", "what's
+# the 2025 county loan limit for San Diego", "what's the income limit for priority group 7". When no sentence
+# chosen holds a dollar figure, the sources lack it: the rules beside it would read as the answer, so nothing is
+# said (a refusal) rather than an amount-shaped answer with no amount.
+_MONEY_ASKED_RE = re.compile(
+    r"\bhow much (?:money|cash)\b"
+    r"|\bhow much (?:is|are|does|do|will|would) (?:the |my |a |an )?[\w\s'/-]{0,40}?(?:premiums?|copays?|allowance|"
+    r"stipend|pay|payment|cost|rate)s?(?: (?:me|us|you|him|her))? (?:per|a|each|every) (?:month|year|day)\b"
+    r"|\bhow much (?:is|are) (?:the |my |a |an )?(?:[\w/-]+ ){0,4}(?:premiums?|copays?|allowance|stipend|"
+    r"monthly (?:rate|payment|amount))\b"
+    r"|\b(?:exact )?(?:dollar|\$) amount\b"
+    r"|\b(?:what(?:'s| is|s)|whats) (?:the )?(?:current |exact |new |\d{4} )*(?:[\w/-]+ ){0,4}(?:monthly (?:rate|amount|"
+    r"payment)|premiums?|copays?|(?:income|loan|county loan) limit)\b",
+    re.IGNORECASE)
 
 
 def _claim_kinds(text: str) -> frozenset[str]:
@@ -895,6 +909,17 @@ def extractive_generate(
             else:
                 chosen = table + beside  # "what is the rating": the levels answer, the explanation follows
                 leading = table[0].chunk_number
+    if _MONEY_ASKED_RE.search(asked or question) and not any("$" in unit.text for unit in chosen):
+        # The amount in a sentence of the leading source, or of a source on the benefit asked about, answers
+        # first; with none, nothing is said.
+        on_asked = {best_unit.chunk_number} | {n for n in by_chunk if specific and _on_benefit(chunk_of_read[n], specific)
+                                               and not _titled_for_another(chunk_of_read[n], specific)}
+        amounts = [(score, unit) for n in on_asked for score, unit in by_chunk[n]
+                   if "$" in unit.text and not _ROW_RE.match(unit.text) and not _CONTEXT_BOUND_RE.match(unit.text)]
+        if not amounts:
+            return Generation(text="", model=MODEL_NAME)
+        amount = max(amounts, key=lambda c: c[0])[1]
+        chosen = [amount, *chosen]
     borrowed_rows = _levels_missing_rows(chosen, levels, sources, units, chunk_types, holds_level_in_full)
     chosen = [*chosen, *borrowed_rows]
     total = sum(len(u.text) for u in chosen)
