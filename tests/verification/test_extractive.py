@@ -1967,3 +1967,18 @@ def test_a_dollar_amount_the_sources_lack_is_not_answered_with_the_rules_beside_
     # The amount a sentence of the leading source gives is said, though other sentences scored higher.
     dea_rate = [*dea, ("The full-time DEA rate is $1,536 a month.", NEAR)]
     assert "$1,536" in generate("how much does DEA pay per month", {1: dea_rate}, {1: 0.7}).text
+
+
+def test_a_length_of_service_picks_its_tier_in_any_unit_of_time():
+    tiers = [("Your Post-9/11 GI Bill percentage depends on your active-duty service after September 10, 2001:", LEAD),
+             ("- 100% — at least 36 months of active duty, or a Purple Heart with an honorable discharge", OFF),
+             ("- 90% — at least 30 months but less than 36 months", OFF),
+             ("- 80% — at least 24 months but less than 30 months", OFF),
+             ("- 70% — at least 18 months but less than 24 months", OFF)]
+    types = {1: "rating_table"}
+    # "2 yrs 4 months" is 28 months (it read "4 months" alone, and "honorable" named the 100% row).
+    text = generate("active army 2 yrs 4 months total, honorable. what percentage of the post 9/11 gi bill do i get",
+                    {1: tiers}, {1: 0.7}, types).text
+    assert text.startswith("- 80% — at least 24 months"), text
+    text = generate("what percent of the post 9/11 gi bill do i get if i served 2 years", {1: tiers}, {1: 0.7}, types).text
+    assert text.startswith("- 80% — at least 24 months"), text

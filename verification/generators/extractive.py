@@ -1685,7 +1685,7 @@ _NEGATED_RE = re.compile(r"\b(?:don'?t|do not|doesn'?t|does not|didn'?t|not|no|n
 # "served 20 months", "flexion 55 degrees", "FEV1 45 percent predicted": a measurement and its unit, and a row's
 # range of one ("at least 18 months but less than 24 months", "greater than 30 degrees but not greater than 60
 # degrees", "FEV-1 40 to 55 percent"). A percent counts only as a test's or a body area's, never as a rating.
-_UNIT_WORDS = r"months?|degrees?|days?|weeks?|years?|mets?|percent|%"
+_UNIT_WORDS = r"months?|mos|degrees?|days?|weeks?|years?|yrs?|mets?|percent|%"
 _UNIT = rf"(?P<unit>{_UNIT_WORDS})"
 _ASKED_MEASURE_RE = re.compile(
     r"(?:(?P<test>fev-?1|fvc|dlco|predicted|body|skin|exposed|area|covers?|combined|ejection fraction|lvef|\bef\b)"
@@ -1713,7 +1713,18 @@ _ROW_LOWER_RE = re.compile(r"(?:\b(?<!not )(?P<op>at least|more than|greater tha
 
 def _unit_of(word: str) -> str:
     word = word.lower()
-    return "percent" if word in ("%", "percent") else word.rstrip("s")
+    if word in ("%", "percent"):
+        return "percent"
+    word = word.rstrip("s")
+    return {"yr": "year", "mo": "month"}.get(word, word)
+
+
+# Lengths of time compare across units: "2 years" of service falls in the tier "at least 24 months but less than
+# 30 months", "bedridden 30 days" in "at least 4 weeks but less than 6 weeks".
+_TIME_DAYS = {"day": 1, "week": 7, "month": 30, "year": 365}
+# "2 yrs 4 months", "3 years and 2 months": one length, in months.
+_YEARS_MONTHS_RE = re.compile(r"(?<![\d.])(?P<years>\d{1,2})\s*(?:years?|yrs?)\s*,?\s*(?:and\s+)?"
+                              r"(?P<months>\d{1,2})\s*(?:months?|mos?)\b", re.IGNORECASE)
 
 
 # The lung tests a row's range may be of ("FVC 65 to 74 percent, or DLCO 56 to 65 percent"), named within
@@ -1762,6 +1773,9 @@ def _measures(question: str) -> list[tuple[float, str, str]]:
     """The measurements the asker gives: value, unit and the lung test it is of, if named ("FVC 70 percent"),
     and blood pressures."""
     found = _blood_pressures(question)
+    for m in _YEARS_MONTHS_RE.finditer(question):
+        found.append((float(int(m.group("years")) * 12 + int(m.group("months"))), "month", ""))
+    question = _YEARS_MONTHS_RE.sub(" ", question)
     for m in _ASKED_MEASURE_RE.finditer(question):
         unit = _unit_of(m.group("unit"))
         if unit == "percent" and (not (m.group("test") or m.group("after")) or _RATING_AFTER_RE.match(question, m.end())):
@@ -1803,6 +1817,8 @@ def _ranges_met(measured: list[tuple[float, str, str]], text: str) -> list[tuple
     met = []
     for low, low_in, high, high_in, unit, test in _row_ranges(text):
         for index, (value, u, asked) in enumerate(measured):
+            if u != unit and u in _TIME_DAYS and unit in _TIME_DAYS:
+                value, u = value * _TIME_DAYS[u] / _TIME_DAYS[unit], unit
             inside = (low < value or (low_in and low == value)) and (value < high or (high_in and value == high))
             if u == unit and inside and not (asked and test and asked != test) \
                     and (test == COMBINED_MOTION) == (asked == COMBINED_MOTION):
