@@ -1982,3 +1982,23 @@ def test_a_length_of_service_picks_its_tier_in_any_unit_of_time():
     assert text.startswith("- 80% — at least 24 months"), text
     text = generate("what percent of the post 9/11 gi bill do i get if i served 2 years", {1: tiers}, {1: 0.7}, types).text
     assert text.startswith("- 80% — at least 24 months"), text
+
+
+def test_the_amount_asked_for_leads_when_it_is_the_only_one():
+    groups = [("Priority group 8 is for veterans whose income is above both limits.", ON_TOPIC),
+              ("Veterans in groups 7 and 8 generally pay copays for non-service-connected care.", NEAR)]
+    copays = [("VA's outpatient copay is $50 for a specialty care visit.", vec(1, 0, 0, 0.5))]
+    text = generate("how much is the copay for seeing a specialist? they put me in priority group 8",
+                    {1: groups, 2: copays}, {1: 0.7, 2: 0.66}).text
+    assert text.startswith("VA's outpatient copay is $50"), text
+
+
+def test_two_kinds_of_review_asked_together_weigh_no_page_titled_with_one():
+    # "Can I file a Higher-Level Review AND a Supplemental Claim at the same time": the one-lane rule answers.
+    hlr = [("You can request a Higher-Level Review within one year of the decision.", NEAR)]
+    lanes = [("You can pursue only one decision review option at a time for the same issue.", ON_TOPIC)]
+    chunks = [replace(chunk(1, 1, 0.56), title="Higher-Level Review (VA Form 20-0996)"),
+              replace(chunk(2, 2, 0.58), title="One review option at a time for each issue")]
+    text = answer_from("can I file a higher level review AND a supplemental claim at the same time", chunks,
+                       {1: hlr, 2: lanes})
+    assert text.startswith("You can pursue only one decision review option"), text

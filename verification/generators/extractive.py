@@ -756,7 +756,9 @@ def extractive_generate(
         if not any(words <= content_words(c.title) for c in read):
             read += [c for c in sources if c not in read and words <= content_words(c.title)][:1]
     chunk_of_read = {c.number: c for c in read}
-    claim_kinds = _claim_kinds(asked or question)
+    # One kind: "a Higher-Level Review and a Supplemental Claim at the same time" asks how they meet, which a page
+    # titled with one of them does not answer.
+    claim_kinds = kinds if len(kinds := _claim_kinds(asked or question)) == 1 else frozenset()
     levels_of_owned = bool(_RATING_QUESTION_RE.search(levels_text) or _HIGHEST_RE.search(question)) \
         and any(c.diagnostic_code and c.diagnostic_code in q_entities for c in read)
     for chunk in read:
@@ -909,17 +911,6 @@ def extractive_generate(
             else:
                 chosen = table + beside  # "what is the rating": the levels answer, the explanation follows
                 leading = table[0].chunk_number
-    if _MONEY_ASKED_RE.search(asked or question) and not any("$" in unit.text for unit in chosen):
-        # The amount in a sentence of the leading source, or of a source on the benefit asked about, answers
-        # first; with none, nothing is said.
-        on_asked = {best_unit.chunk_number} | {n for n in by_chunk if specific and _on_benefit(chunk_of_read[n], specific)
-                                               and not _titled_for_another(chunk_of_read[n], specific)}
-        amounts = [(score, unit) for n in on_asked for score, unit in by_chunk[n]
-                   if "$" in unit.text and not _ROW_RE.match(unit.text) and not _CONTEXT_BOUND_RE.match(unit.text)]
-        if not amounts:
-            return Generation(text="", model=MODEL_NAME)
-        amount = max(amounts, key=lambda c: c[0])[1]
-        chosen = [amount, *chosen]
     borrowed_rows = _levels_missing_rows(chosen, levels, sources, units, chunk_types, holds_level_in_full)
     chosen = [*chosen, *borrowed_rows]
     total = sum(len(u.text) for u in chosen)
@@ -972,6 +963,16 @@ def extractive_generate(
         given[unit.chunk_number] = given.get(unit.chunk_number, 0) + 1
         total += len(unit.text)
 
+    if _MONEY_ASKED_RE.search(asked or question) and not any("$" in unit.text for unit in chosen):
+        # The amount in a sentence of the leading source, or of a source on the benefit asked about, answers;
+        # with none, nothing is said.
+        on_asked = {best_unit.chunk_number} | {n for n in by_chunk if specific and _on_benefit(chunk_of_read[n], specific)
+                                               and not _titled_for_another(chunk_of_read[n], specific)}
+        amounts = [(score, unit) for n in on_asked for score, unit in by_chunk[n]
+                   if "$" in unit.text and not _ROW_RE.match(unit.text) and not _CONTEXT_BOUND_RE.match(unit.text)]
+        if not amounts:
+            return Generation(text="", model=MODEL_NAME)
+        chosen = [*chosen, max(amounts, key=lambda c: c[0])[1]]
     order = {n: i for i, n in enumerate(dict.fromkeys([leading, *[u.chunk_number for u in chosen]]))}
     chosen.sort(key=lambda u: (order[u.chunk_number], u.position))
     if borrowed_rows:
@@ -985,6 +986,16 @@ def extractive_generate(
         chosen = _described_row_first(chosen, question, chunk_of)
     chosen = _fitting_branch_first(chosen, question)
     chosen = _fitting_age_first(chosen, asked or question)
+    if _MONEY_ASKED_RE.search(asked or question) and chosen and "$" not in chosen[0].text \
+            and not any(_ROW_RE.match(u.text) and "$" in u.text for u in chosen):
+        # "How much is the copay for a specialist? I'm in priority group 8": the sentence with the amount leads,
+        # not the priority groups' definitions before it.
+        # Only one: of two amounts (urgent care's $30, a specialist's $50) the closer in meaning may not be the
+        # one asked.
+        amounts = [u for u in chosen if "$" in u.text]
+        if len(amounts) == 1 and not _CONTEXT_BOUND_RE.match(amounts[0].text) \
+                and not _BACK_REFERENCE_RE.search(amounts[0].text):
+            chosen = [amounts[0], *(u for u in chosen if u is not amounts[0])]
     if _HIGHEST_RE.search(question):
         chosen = _stated_highest_first(chosen)
     lines: list[tuple[bool, str]] = []
