@@ -391,6 +391,9 @@ def test_topics_accept_lists_from_the_database():
         ("what form do i use to claim sleep apnea",
          "what form do i use to claim sleep apnea how to file a disability claim"),
         ("how do i apply for the gi bill", "how do i apply for the gi bill"),
+        ("can I get paid through the VA caregiver program for taking care of him?",
+         "can I get paid through the VA caregiver program for taking care of him? Program of Comprehensive Assistance "
+         "for Family Caregivers monthly stipend"),
         # An insurance named is no disability claim ("how do I apply for that" after S-DVI read as one).
         ("my VSO mentioned S-DVI insurance. how do I apply for that?",
          "my VSO mentioned S-DVI insurance. how do I apply for that? Veterans Service Organization "
