@@ -2002,3 +2002,27 @@ def test_two_kinds_of_review_asked_together_weigh_no_page_titled_with_one():
     text = answer_from("can I file a higher level review AND a supplemental claim at the same time", chunks,
                        {1: hlr, 2: lanes})
     assert text.startswith("You can pursue only one decision review option"), text
+
+
+@pytest.mark.parametrize(("question", "asked"), [
+    ("rated 20% for my back - can I use voc rehab to go to school instead of burning my GI bill?", {"vre"}),
+    ("Used all 36 months of my GI Bill on my bachelors. Can voc rehab pay for a masters", {"vre"}),
+    ("Can voc rehab pay for a masters or am i out of luck since my GI Bill is gone", {"vre"}),
+    ("can I use the GI Bill and voc rehab together", {"gi_bill", "vre"}),
+])
+def test_a_benefit_the_asker_has_spent_is_context_not_what_is_asked(question, asked):
+    from verification.generators.extractive import benefits_asked
+    assert {e.value for e in benefits_asked(question)} == asked
+
+
+def test_a_page_whose_rule_is_for_those_who_served_on_the_other_side_of_a_date_is_anothers_case():
+    combat = [("Veterans who served in a theater of combat operations after November 11, 1998 can enroll now with "
+               "enhanced eligibility.", ON_TOPIC)]
+    pact = [("Since March 5, 2024, veterans who served in the Gulf War can enroll now directly.", vec(1, 0, 0.2, 0))]
+    chunks = [replace(chunk(1, 1, 0.53), title="Combat veterans' enhanced eligibility"),
+              replace(chunk(2, 2, 0.52), title="PACT Act expansion of VA health care")]
+    text = answer_from("Gulf war vet, was in saudi in 1991. they said my income was too high. can i enroll now?", chunks,
+                       {1: combat, 2: pact})
+    assert text.startswith("Since March 5, 2024"), text
+    text = answer_from("I served in Iraq in 2005, can I enroll now?", chunks, {1: combat, 2: pact})
+    assert text.startswith("Veterans who served in a theater of combat"), text

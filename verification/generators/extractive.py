@@ -229,6 +229,15 @@ _UNDER_90_TITLE_RE = re.compile(r"\bfewer than 90 days left\b", re.IGNORECASE)
 _BDD_WINDOW_TITLE_RE = re.compile(r"\b180 to 90 days before\b", re.IGNORECASE)
 
 
+def _served_otherwise(year: int, content: str) -> bool:
+    """Whether the source's opening sentence is a rule for those who served on the other side of a date from
+    ``year``, the year the asker served."""
+    branch = _SERVICE_BRANCH_RE.search(content.split(". ", 1)[0])
+    if not branch or year == int(branch.group("year")):
+        return False
+    return (year < int(branch.group("year"))) != (branch.group("op") == "before")
+
+
 def _days_left(question: str) -> int | None:
     """The days left before separation the question tells ("4 months out from my ETS"), or None."""
     found = _TIME_LEFT_RE.search(question)
@@ -397,6 +406,14 @@ _WITHIN_YEAR_RE = re.compile(r"\bwithin (?:a|one|1|the|that|the first) year\b", 
 _AFTER_YEAR_RE = re.compile(r"\b(?:more than|over|after) (?:a|one|1) year\b|\blet (?:a|one|the) year pass\b",
                             re.IGNORECASE)
 W_OTHER_BRANCH = 0.1
+# "Gulf War vet, was in Saudi in 1991, can I enroll now": a page whose rule opens on those who served after
+# November 11, 1998 is another's case; the year the asker says they served, and a rule's branch on when one served.
+_SERVED_IN_RE = re.compile(
+    r"\b(?:served|serving|was in|were in|deployed|stationed|went to|in country|(?:gulf war|vietnam|korea) vet\w*)\b"
+    r"[^.?!\d]{0,30}?\b(?P<year>(?:19|20)\d\d)\b", re.IGNORECASE)
+_SERVICE_BRANCH_RE = re.compile(
+    r"\bserv(?:ed|ice)\b[^.;]{0,80}?\b(?P<op>on or after|after|before|since)\s+(?:(?:January|February|March|April|May|"
+    r"June|July|August|September|October|November|December)\s+\d{1,2},\s+)?(?P<year>(?:19|20)\d\d)\b")
 # "The Board denied my appeal, how long do I have to take it to the court": the Board Appeal is behind the asker;
 # a sentence on requesting one is not the next step asked about.
 _BOARD_DECIDED_RE = re.compile(r"\b(?:board|bva|veterans law judge)\b[^.?!]{0,50}\b(?:denied|decided|decision|"
@@ -549,6 +566,8 @@ def extractive_generate(
     head_asks = bool(_HEAD_ASKS_RE.search(asked or question))
     champva_asks = bool(_CHAMPVA_ASKS_RE.search(asked or question))
     days_left = _days_left(asked or question)
+    served_years = {int(m.group("year")) for m in _SERVED_IN_RE.finditer(asked or question)}
+    served_in = served_years.pop() if len(served_years) == 1 else None
     buying = bool(_PURCHASE_ASKS_RE.search(asked or question))
     refinancing = bool(_REFINANCE_ASKS_RE.search(asked or question))
     own_dates = bool(_OWN_DATES_RE.search(question))
@@ -700,7 +719,8 @@ def extractive_generate(
             (buying and not refinancing and bool(_REFINANCE_TITLE_RE.search(c.title))
              and not _PURCHASE_TITLE_RE.search(c.title)) or \
             (refinancing and not buying and bool(_PURCHASE_TITLE_RE.search(c.title))
-             and not _REFINANCE_TITLE_RE.search(c.title))
+             and not _REFINANCE_TITLE_RE.search(c.title)) or \
+            (served_in is not None and _served_otherwise(served_in, c.content))
 
     if wants_rules and read and not any(chunk_types.get(c.chunk_id) == "eligibility" and not others_case(c)
                                         for c in read):
@@ -1901,10 +1921,24 @@ def _join(lines: list[tuple[bool, str]]) -> str:
     return out
 
 
-# "... instead of burning my GI Bill": the benefit kept back is context too.
+# "... instead of burning my GI Bill": the benefit kept back is context too. "Used all 36 months of my GI Bill",
+# "since my GI Bill is gone": so is one spent.
 _SPENT_BEFORE_RE = re.compile(r"\b(?:used up|exhausted|ran out of|run out of|burned through|already used|maxed out|"
-                              r"no more|none of|instead of (?:burning|using|wasting|spending|touching))\s+"
+                              r"no more|none of|instead of (?:burning|using|wasting|spending|touching)|"
+                              r"used (?:all|every)(?: (?:\d+|the))?(?: (?:months?|years?))?(?: of)?)\s+"
                               r"(?:all\s+(?:of\s+)?)?(?:my|the|his|her)?\s*(?:remaining\s+)?")
+_SPENT_AFTER_RE = re.compile(r"\s+(?:is|was|are|were|has been|got)\s+(?:all\s+)?(?:gone|used up|exhausted|used|done|spent|"
+                             r"over|maxed out)\b")
+
+
+def benefits_asked(question: str) -> list:
+    """The benefits the question names, less those the asker has spent ("Can voc rehab pay for college? I already
+    used up my GI Bill"): a benefit spent is context."""
+    from knowledge.extraction import entities_extract
+
+    return [e for e in entities_extract(text=question) if e.type == "benefit"
+            and not re.search(_SPENT_BEFORE_RE.pattern + re.escape(e.text), question, re.IGNORECASE)
+            and not re.search(re.escape(e.text) + _SPENT_AFTER_RE.pattern, question, re.IGNORECASE)]
 
 
 class ExtractiveGenerator:
@@ -1914,7 +1948,7 @@ class ExtractiveGenerator:
 
     def generate(self, *, question: str, chunks: Sequence[SourceChunk], context: GenerationContext) -> Generation:
         from knowledge import selectors as kb
-        from knowledge.extraction import entities_extract, lay_terms_expand
+        from knowledge.extraction import lay_terms_expand
         from knowledge.services import chunk_units_build
 
         pairs = [(c.chunk_id, c.content) for c in chunks]
@@ -1922,9 +1956,7 @@ class ExtractiveGenerator:
         missing = [(pk, content) for pk, content in pairs if not units.get(pk)]
         if missing:  # chunks whose sentences were not embedded yet: embed them now rather than fail
             units.update(chunk_units_build(chunks=missing, provider_name=context.provider_name))
-        # "Can voc rehab pay for college? I already used up my GI Bill": a benefit the asker has spent is context.
-        benefits = [e for e in entities_extract(text=question) if e.type == "benefit"
-                    and not re.search(_SPENT_BEFORE_RE.pattern + re.escape(e.text), question, re.IGNORECASE)]
+        benefits = benefits_asked(question)
         return extractive_generate(
             question=lay_terms_expand(text=question), asked=question, question_vector=context.question_vector,
             chunks=chunks,
