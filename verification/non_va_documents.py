@@ -36,9 +36,24 @@ def non_va_document_find(*, question: str, documents: Sequence[NonVaDocument]) -
     return min(found, key=lambda pair: pair[0])[1] if found else None
 
 
-def asks_about_document(*, question: str) -> bool:
-    """Whether the question asks what the document is or how to get, replace or send it."""
-    return bool(_ABOUT_DOCUMENT_RE.search(question))
+# How near the asking words the document is named: "how do I get a copy of my husband's DD-214" asks for it; "how
+# do I get that veteran ID card so I can quit carrying my DD214 around" asks for the card.
+ASKED_WITHIN_CHARS = 35
+
+
+def asks_about_document(*, question: str, document: NonVaDocument | None = None) -> bool:
+    """Whether the question asks what the document is or how to get, replace or send it; with ``document``, whether
+    it is that document the asking words are about (named within ASKED_WITHIN_CHARS of them, in one sentence)."""
+    if document is None:
+        return bool(_ABOUT_DOCUMENT_RE.search(question))
+    names = "|".join(_alias_re(name) for name in (document.number, *document.aliases))
+    mentions = [m.span() for m in re.finditer(rf"(?<![\w-])(?:{names})(?![\w-])", question, re.IGNORECASE)]
+    for asked in _ABOUT_DOCUMENT_RE.finditer(question):
+        for start, end in mentions:
+            between = question[asked.end():start] if start >= asked.end() else question[end:asked.start()]
+            if len(between) <= ASKED_WITHIN_CHARS and not re.search(r"[.?!;]", between):
+                return True
+    return False
 
 
 def non_va_document_answer(*, document: NonVaDocument) -> str:

@@ -30,6 +30,19 @@ def test_va_forms_are_not_other_agencies_documents():
 ])
 def test_only_questions_about_the_document_itself_are_answered_from_the_list(question, about):
     assert asks_about_document(question=question) is about
+    document = non_va_document_find(question=question, documents=non_va_documents_get())
+    assert asks_about_document(question=question, document=document) is about
+
+
+@pytest.mark.parametrize(("question", "about"), [
+    ("How do I get that veteran ID card so I can quit carrying my DD214 around to get discounts?", False),
+    ("how do I get a certified copy of my husband's DD-214 from 1968", True),
+    ("what does DD Form 293 mean", True),
+    ("I lost my dd 214, what now", True),
+])
+def test_the_document_is_what_the_asking_words_are_about(question, about):
+    document = non_va_document_find(question=question, documents=non_va_documents_get())
+    assert asks_about_document(question=question, document=document) is about
 
 
 def test_every_document_says_who_issues_it_and_how_to_get_it():

@@ -215,8 +215,8 @@ def own_record(state: AnswerState) -> AnswerState:
 # ---- another agency's documents ----
 
 def asks_non_va_document(state: AnswerState) -> bool:
-    return asks_about_document(question=state.text) and \
-        non_va_document_find(question=state.text, documents=kb.non_va_documents_get()) is not None
+    document = non_va_document_find(question=state.text, documents=kb.non_va_documents_get())
+    return document is not None and asks_about_document(question=state.text, document=document)
 
 
 def non_va_document(state: AnswerState) -> AnswerState:
