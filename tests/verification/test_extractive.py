@@ -2026,3 +2026,13 @@ def test_a_page_whose_rule_is_for_those_who_served_on_the_other_side_of_a_date_i
     assert text.startswith("Since March 5, 2024"), text
     text = answer_from("I served in Iraq in 2005, can I enroll now?", chunks, {1: combat, 2: pact})
     assert text.startswith("Veterans who served in a theater of combat"), text
+
+
+def test_the_rule_for_the_years_a_rating_was_held_leads():
+    rules = [("A rating held at the same level for 5 years or more is considered stabilized.", ON_TOPIC),
+             ("Service connection in effect for 10 or more years cannot be severed except for fraud.", NEAR),
+             ("A rating held continuously for 20 or more years cannot be reduced below that level.", NEAR)]
+    text = generate("ive been at 40% for my back for 22 years. can the VA ever lower it", {1: rules}, {1: 0.7}).text
+    assert text.startswith("A rating held continuously for 20 or more years"), text
+    text = generate("rated 30% for my knee for 7 years, can they reduce it", {1: rules}, {1: 0.7}).text
+    assert text.startswith("A rating held at the same level for 5 years"), text

@@ -8,6 +8,7 @@ sentence here), so answering needs only dot products.
 
 from __future__ import annotations
 
+import datetime
 import functools
 import math
 import re
@@ -1006,6 +1007,7 @@ def extractive_generate(
         chosen = _described_row_first(chosen, question, chunk_of)
     chosen = _fitting_branch_first(chosen, question)
     chosen = _fitting_age_first(chosen, asked or question)
+    chosen = _fitting_years_held_first(chosen, asked or question, this_year=datetime.date.today().year)
     if _MONEY_ASKED_RE.search(asked or question) and chosen and "$" not in chosen[0].text \
             and not any(_ROW_RE.match(u.text) and "$" in u.text for u in chosen):
         # "How much is the copay for a specialist? I'm in priority group 8": the sentence with the amount leads,
@@ -1474,6 +1476,41 @@ def _fitting_age_first(chosen: list[Unit], question: str) -> list[Unit]:
     fitting = next((u for u in chosen[1:] if fits(u) and not _ROW_RE.match(u.text)
                     and not _CONTEXT_BOUND_RE.match(u.text) and not _BACK_REFERENCE_RE.search(u.text)), None)
     return chosen if fitting is None else [fitting, *(u for u in chosen if u is not fitting)]
+
+
+# How long the asker has held a rating: "I've been at 40% for my back since 2004", "rated 30% for 12 years".
+_HELD_SINCE_RE = re.compile(
+    r"\b(?:rated|rating|at|been|had|held|have had|service[- ]connected)\b[^.?!]{0,40}?\bsince (?P<year>(?:19|20)\d\d)\b"
+    r"|\b(?:rated|rating|at \d{1,3}\s?(?:%|percent)|been|had|held|service[- ]connected)\b[^.?!]{0,40}?\bfor "
+    r"(?:about |over |almost |nearly )?(?P<years>\d{1,2}) (?:years|yrs)\b",
+    re.IGNORECASE)
+# A protection that comes with the years a rating is held: "held at the same level for 5 years or more", "for 20 or
+# more years".
+_YEARS_HELD_RULE_RE = re.compile(r"\b(?P<years>\d{1,2}) (?:or more )?years(?: or more)?\b", re.IGNORECASE)
+
+
+def _fitting_years_held_first(chosen: list[Unit], question: str, *, this_year: int) -> list[Unit]:
+    """Lead with the rule for the years the asker has held a rating, when a yes or no is asked.
+
+    "I've been at 40% for my back since 2004, can VA ever lower it": the 5-year rule opened the answer, the 20-year
+    one (it cannot go below 40% but for fraud) fourth. Of the sentences stating one such span, the one with the
+    longest span the asker has held leads.
+    """
+    found = _HELD_SINCE_RE.search(question)
+    if not chosen or not found or not _YES_NO_RE.search(question):
+        return chosen
+    held = this_year - int(found.group("year")) if found.group("year") else int(found.group("years"))
+
+    def span(unit: Unit) -> int | None:
+        spans = {int(m.group("years")) for m in _YEARS_HELD_RULE_RE.finditer(unit.text)}
+        return spans.pop() if len(spans) == 1 else None
+
+    fitting = [u for u in chosen if (n := span(u)) is not None and n <= held and not _ROW_RE.match(u.text)
+               and not _CONTEXT_BOUND_RE.match(u.text) and not _BACK_REFERENCE_RE.search(u.text)]
+    if not fitting:
+        return chosen
+    best = max(fitting, key=span)
+    return chosen if best is chosen[0] else [best, *(u for u in chosen if u is not best)]
 
 
 def _whole_table(chosen: list[Unit], units: list[Unit]) -> list[Unit]:
