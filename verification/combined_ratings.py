@@ -181,6 +181,8 @@ _FOR_CONDITION_AFTER_RE = re.compile(
 # was given ("my combined is 70 and I just got 30", coming first, is a rating still to combine).
 _SUMMED_BEFORE_RE = re.compile(r"\b(?:combined|total|overall)(?:\s+(?:rating|is|was|of|at|=|:))*\s*:?\s*$",
                                re.IGNORECASE)
+# "I thought 40 more would put me at 100": a rating named again as what it adds, not another rating.
+_MORE_AFTER_RE = re.compile(r"\s*(?:%|percent\b|per cent\b)?\s*(?:more|extra|on top)\b", re.IGNORECASE)
 # A term of a sum written with "+" ("40+20+10").
 _SUMMED_TERM_RE = re.compile(r"\+\s*$|\s*%?\s*\+")
 # "4 different things rated at 10% each": a count of equal ratings.
@@ -212,7 +214,9 @@ _SIDE_AFTER_RE = re.compile(rf"\s*(?:(?:for|on|in)\s+)?(?:(?:my|the|his|her)\s+)
 _EACH_SIDE_AFTER_RE = re.compile(rf"\s*(?:(?:for|on|in|per)\s+)?(?:each|both)\s+(?:of\s+)?(?:(?:my|the|his|her)\s+)?"
                                  rf"(?:{_PAIRED})\b", re.IGNORECASE)
 _SIDE_BEFORE_RE = re.compile(
-    rf"\b(?P<side>left|right)\s+(?:{_PAIRED})\s*(?:is|are|was|at|:|-|\u2014|=)?\s*(?:rated\s*)?(?:at\s*)?$",
+    rf"\b(?P<side>left|right)\s+(?:{_PAIRED})\s*(?:is|are|was|at|:|-|\u2014|=)?\s*"
+    # "the left ankle they gave 0%": the side VA rated, told the other way round.
+    r"(?:(?:they|va|the va)\s+(?:gave|rated|put)(?:\s+(?:it|me|him|her))?\s*)?(?:rated\s*)?(?:at\s*)?$",
     re.IGNORECASE,
 )
 # "carpal tunnel in both hands, right is 30 and left is 20": the side alone, once the pair is named.
@@ -253,6 +257,9 @@ def combined_question_parse(*, text: str) -> CombinedQuestion | None:
         if _SUMMED_TERM_RE.search(before) or _SUMMED_TERM_RE.match(text, match.end()):
             if int(match.group("value")) in {int(m.group("value")) for m in found}:
                 continue  # "my ratings are 40 20 and 10 ... 40+20+10 is 70": the same ratings, summed by hand
+        if _MORE_AFTER_RE.match(text, match.end()) \
+                and int(match.group("value")) in {int(m.group("value")) for m in found}:
+            continue  # "just got a new 40% ... I thought 40 more would put me at 100": the same 40
         if _EXPECTED_BEFORE_RE.search(before):
             believed = believed or int(match.group("value"))
         elif _BELIEF_BEFORE_RE.search(before) \

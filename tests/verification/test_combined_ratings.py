@@ -166,6 +166,12 @@ def test_a_question_about_unemployability_is_not_a_calculation():
     ("I'm at 40% and they just gave me 20% for my knee, what's my combined now", (40, 20), (), None),
     ("VA gave me 60 combined, I have 50 and 30, why", (50, 30), (), 60),
     ("I'm 60% and they just gave me 10% for tinnitus, what's my new combined?", (60, 10), (), None),
+    # A rating named again as what it adds is no second rating (it combined 90, 40 and 40 into 100%).
+    ("Im already 90% combined. Just got a new 40% for my migraines and the letter still says 90%. How is that "
+     "possible?? I thought 40 more would put me at 100 for sure", (90, 40), (), 100),
+    # The side VA rated, told the other way round: the 0% side makes no bilateral factor, and the answer says so.
+    ("my right ankle is 10% but the left ankle they gave 0%. do i still get the bilateral factor thing or no",
+     (), (0, 10), None),
     # The sides alone, once the pair is named (it combined 30 and 20 without the bilateral factor: 40%).
     ("carpal tunnel in both hands, right is 30 and left is 20. how does the bilateral factor work out",
      (), (20, 30), None),
