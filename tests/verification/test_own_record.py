@@ -62,6 +62,9 @@ from verification.own_record import (
         ("can you check on my claim? its been stuck on gathering evidence for 4 months", KIND_CLAIM_STATUS),
         ("my tinnitus claim was denied last week. can you tell me why they denied mine", KIND_DECISION),
         ("My claim closed yesterday. What exact day will the back pay hit my bank account?", KIND_PAYMENT),
+        ("why did my rater only give me 10% for my sinuses? can you pull my c-file and see what the examiner wrote",
+         KIND_DECISION),
+        ("can you pull my c-file and see what the examiner wrote about my knee", KIND_DOCUMENTS),
     ],
 )
 def test_questions_about_the_askers_own_record_are_recognised(question, kind):
@@ -91,6 +94,8 @@ def test_questions_about_the_askers_own_record_are_recognised(question, kind):
     "can you tell me why VA denies tinnitus claims so often",
     "what day of the month does the payment hit the bank",
     "does VA need the 4142 if my doctor is private",
+    "why did va give me 10% for tinnitus, isnt that the max",
+    "how do I get a copy of my c-file",
 ])
 def test_general_questions_are_not_about_the_askers_record(question):
     assert own_record_kind(question=question) is None

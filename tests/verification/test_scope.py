@@ -207,6 +207,8 @@ MEDICAL_ADVICE_QUESTIONS = [
     "how much tylenol is too much",
     "can i take prazosin and melatonin together to sleep",
     "Should I go to the ER for chest pain?",
+    "whats the best over the counter cream for a psoriasis flare on my elbows? the steroid one isnt doing much",
+    "VA surgeon says I can do the hernia mesh repair now or watch and wait. which one would you pick if you were me?",
     "i take 800mg ibuprofen 3 times a day for my knees. is that too much? should I switch to something else",
     "Ive had pressure in my chest on and off since yesterday when I climb stairs. Is it my heart or my old rib injury?",
 ]
@@ -260,6 +262,8 @@ CHIT_CHAT_QUESTIONS = [
 ]
 
 IN_SCOPE_QUESTIONS = [
+    "how is psoriasis rated if I only use a cream",
+    "is a knee replacement now or later better for my rating",
     "can I add my son as a dependent on my VA disability",
     "which VA loan has the lowest funding fee",
     "is the PACT Act going to cover my hypertension",
