@@ -1960,6 +1960,7 @@ def test_a_dollar_amount_the_sources_lack_is_not_answered_with_the_rules_beside_
            ("Children usually must be 18 to 26 to use DEA.", NEAR)]
     assert generate("how much does chapter 35 DEA pay per month for full time college", {1: dea}, {1: 0.7}).text == ""
     assert generate("whats the 2025 county loan limit for San Diego county", {1: dea}, {1: 0.7}).text == ""
+    assert generate("whats the exact dollar poverty threshold this year for DEA", {1: dea}, {1: 0.7}).text == ""
     # With the figure in the sources, it is answered; without a dollar amount asked, the rules answer.
     rates = [("DIC pays a surviving spouse $1,699.36 a month.", ON_TOPIC), *dea]
     assert generate("how much is DIC per month", {1: rates}, {1: 0.7}).text.startswith("DIC pays a surviving spouse $1,699.36")

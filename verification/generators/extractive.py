@@ -341,7 +341,7 @@ _MONEY_ASKED_RE = re.compile(
     r"stipend|pay|payment|cost|rate)s?(?: (?:me|us|you|him|her))? (?:per|a|each|every) (?:month|year|day)\b"
     r"|\bhow much (?:is|are) (?:the |my |a |an )?(?:[\w/-]+ ){0,4}(?:premiums?|copays?|allowance|stipend|"
     r"monthly (?:rate|payment|amount))\b"
-    r"|\b(?:exact )?(?:dollar|\$) amount\b"
+    r"|\b(?:exact )?(?:dollar|\$) (?:amount|figure|number)\b|\bexact dollar\b"
     r"|\b(?:what(?:'s| is|s)|whats) (?:the )?(?:current |exact |new |\d{4} )*(?:[\w/-]+ ){0,4}(?:monthly (?:rate|amount|"
     r"payment)|premiums?|copays?|(?:income|loan|county loan) limit)\b",
     re.IGNORECASE)
