@@ -391,6 +391,11 @@ def test_topics_accept_lists_from_the_database():
         ("what form do i use to claim sleep apnea",
          "what form do i use to claim sleep apnea how to file a disability claim"),
         ("how do i apply for the gi bill", "how do i apply for the gi bill"),
+        # A month before the year, "yrs" for years.
+        ("my right knee has been 30% since march 2004 and VA is proposing to drop it to 10%. i thought after 20 yrs "
+         "they cant touch it",
+         "my right knee has been 30% since march 2004 and VA is proposing to drop it to 10%. i thought after 20 yrs "
+         "they cant touch it protected rating held 20 years Protected VA ratings: the 5, 10, and 20-year rules"),
         ("can I get paid through the VA caregiver program for taking care of him?",
          "can I get paid through the VA caregiver program for taking care of him? Program of Comprehensive Assistance "
          "for Family Caregivers monthly stipend"),
@@ -961,3 +966,14 @@ def test_a_reloaded_glossary_is_read_at_once():
 
     assert [(e.type, e.value) for e in before] == [("term", "widget")]
     assert after == []
+
+
+def test_the_seeded_aliases_name_menieres_by_its_short_names():
+    import json
+
+    from knowledge.services import SEED_DIR
+
+    aliases = json.loads((SEED_DIR / "condition_aliases.json").read_text(encoding="utf-8"))["aliases"]
+    conditions = {alias.lower(): code for code, names in aliases.items() for alias in names}
+    found = entities_extract(text="meniere's rating table please, I get vertigo attacks", conditions=conditions)
+    assert ("dc_code", "6205") in [(e.type, e.value) for e in found]
