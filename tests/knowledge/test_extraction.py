@@ -391,6 +391,12 @@ def test_topics_accept_lists_from_the_database():
         ("what form do i use to claim sleep apnea",
          "what form do i use to claim sleep apnea how to file a disability claim"),
         ("how do i apply for the gi bill", "how do i apply for the gi bill"),
+        ("somebody said i can get paid at 100 if i cant work. what form is that",
+         "somebody said i can get paid at 100 if i cant work. what form is that Individual Unemployability TDIU VA "
+         "Form 21-8940"),
+        ("got out in january, diagnosed with high blood pressure in october. can it still be service connected",
+         "got out in january, diagnosed with high blood pressure in october. can it still be service connected "
+         "chronic diseases within one year of discharge"),
         # A month before the year, "yrs" for years.
         ("my right knee has been 30% since march 2004 and VA is proposing to drop it to 10%. i thought after 20 yrs "
          "they cant touch it",
