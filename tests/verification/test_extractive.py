@@ -2037,3 +2037,26 @@ def test_the_rule_for_the_years_a_rating_was_held_leads():
     assert text.startswith("A rating held continuously for 20 or more years"), text
     text = generate("rated 30% for my knee for 7 years, can they reduce it", {1: rules}, {1: 0.7}).text
     assert text.startswith("A rating held at the same level for 5 years"), text
+
+
+def test_harm_from_va_care_is_answered_by_the_1151_claim_not_the_conditions_table():
+    table = [("DC 8521 paralysis of the common peroneal nerve (foot drop):", LEAD), ("- 40% — complete paralysis", OFF),
+             ("- 30% — severe incomplete paralysis", OFF)]
+    claim = [("An 1151 claim asks VA to pay compensation for a disability caused by VA medical care.", NEAR)]
+    chunks = [replace(chunk(1, 1, 0.6), title="Foot drop rating, DC 8521", diagnostic_code="8521"),
+              replace(chunk(2, 2, 0.5), title="1151 claim: definition")]
+    asked = "the VA surgeon nicked a nerve, now i got foot drop. can I get comp for that"
+    text = answer_from(f"{asked} 1151", chunks, {1: table, 2: claim}, asked=asked, chunk_types={1: "rating_table"},
+                       codes=("8521",))
+    assert text.startswith("An 1151 claim asks VA"), text
+
+
+def test_a_missed_exam_is_answered_by_the_exams_rules_not_the_conditions_table():
+    table = [("DC 6100 hearing loss is rated from Tables VI and VII:", LEAD), ("- 10% — level V and level II", OFF),
+             ("- 0% — level I and level I", OFF)]
+    missed = [("If you already missed the exam, contact VA right away and explain why.", NEAR)]
+    chunks = [replace(chunk(1, 1, 0.6), title="Hearing loss rating, DC 6100", diagnostic_code="6100"),
+              replace(chunk(2, 2, 0.5), title="What if I miss my C&P exam?")]
+    text = answer_from("i missed my c&p exam because my mom was in the ICU. am I screwed on my hearing loss claim",
+                       chunks, {1: table, 2: missed}, chunk_types={1: "rating_table"}, codes=("6100",))
+    assert text.startswith("If you already missed the exam"), text

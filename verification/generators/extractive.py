@@ -110,6 +110,11 @@ _NOT_ITS_TABLE_RE = re.compile(
     # "What evidence should I send with my claim for sleep apnea", "hearing loss was deferred, did they deny it",
     # "rated 0% for hemorrhoids, any money for that".
     r"what (?:evidence|proof|documents)|deferr(?:ed|al)|any money|"
+    # "The VA surgeon nicked a nerve, now I have foot drop, can I get comp for that": harm from VA care (1151).
+    r"1151|"
+    # "I missed my C&P exam, my mom was in the ICU, am I screwed on my hearing loss claim": the exam's rules.
+    r"(?:miss|missed|missing|skip|skipped|skipping|reschedul\w*|no[- ]show\w*) (?:my |the |a |an )?"
+    r"(?:c&p|c and p|comp(?:ensation)? (?:and|&) pen(?:sion)?|va claim|claim|va)? ?exams?|"
     # "Is a lay statement from my wife about my migraines good evidence": the evidence rule, not the levels.
     r"(?:lay|buddy|witness)\s+(?:statements?|letters?|evidence)|good evidence|"
     # "Shoulder surgery last month, can VA pay me 100% while I recover": the convalescence rating, not the table.
