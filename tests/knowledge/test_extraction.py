@@ -530,6 +530,14 @@ def test_topics_accept_lists_from_the_database():
         ("what is the income limit for va health care",
          "what is the income limit for va health care income limit priority groups 7 and 8"),
         ("can my wife file a claim for me", "can my wife file a claim for me alternate signer"),
+        ("my dad has dementia and cant sign anymore", "my dad has dementia and cant sign anymore alternate signer"),
+        # Records lost, not a signer: "does that mean he cant file for his hearing".
+        ("they told him his records burned up in some fire. does that mean he cant file for his hearing",
+         "they told him his records burned up in some fire. does that mean he cant file for his hearing service "
+         "treatment records 1973 records fire"),
+        ("what happens if i just dont show up to the exam on my increase claim",
+         "what happens if i just dont show up to the exam on my increase claim missed exam failure to report missing a "
+         "VA exam without good cause"),
         ("can i file for tinnitus", "can i file for tinnitus"),
         ("rated 30% for 22 years, can VA lower it",
          "rated 30% for 22 years, can VA lower it protected rating held 20 years reduce rating improvement"),

@@ -2060,3 +2060,14 @@ def test_a_missed_exam_is_answered_by_the_exams_rules_not_the_conditions_table()
     text = answer_from("i missed my c&p exam because my mom was in the ICU. am I screwed on my hearing loss claim",
                        chunks, {1: table, 2: missed}, chunk_types={1: "rating_table"}, codes=("6100",))
     assert text.startswith("If you already missed the exam"), text
+
+
+def test_whether_an_opinion_is_good_enough_for_a_nexus_is_answered_by_its_standard_not_the_table():
+    table = [("DC 6847 sleep apnea in 38 CFR 4.97:", LEAD), ("- 50% — requires a CPAP machine", OFF),
+             ("- 30% — persistent daytime hypersomnolence", OFF)]
+    nexus = [("A nexus letter says whether the condition is at least as likely as not related to service.", NEAR)]
+    chunks = [replace(chunk(1, 1, 0.6), title="Sleep apnea rating, DC 6847", diagnostic_code="6847"),
+              replace(chunk(2, 2, 0.5), title="Nexus letter: definition")]
+    text = answer_from("my doc wrote my sleep apnea is 'possibly related' to the army. is that good enough for a nexus "
+                       "letter", chunks, {1: table, 2: nexus}, chunk_types={1: "rating_table"}, codes=("6847",))
+    assert text.startswith("A nexus letter says"), text

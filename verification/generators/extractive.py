@@ -112,6 +112,8 @@ _NOT_ITS_TABLE_RE = re.compile(
     r"what (?:evidence|proof|documents)|deferr(?:ed|al)|any money|"
     # "The VA surgeon nicked a nerve, now I have foot drop, can I get comp for that": harm from VA care (1151).
     r"1151|"
+    # "My doc wrote it's 'possibly related', is that good enough for a nexus letter": the opinion's standard.
+    r"nexus (?:letter|opinion)s?|good enough|strong enough|"
     # "I missed my C&P exam, my mom was in the ICU, am I screwed on my hearing loss claim": the exam's rules.
     r"(?:miss|missed|missing|skip|skipped|skipping|reschedul\w*|no[- ]show\w*) (?:my |the |a |an )?"
     r"(?:c&p|c and p|comp(?:ensation)? (?:and|&) pen(?:sion)?|va claim|claim|va)? ?exams?|"
