@@ -1961,6 +1961,13 @@ def test_a_dollar_amount_the_sources_lack_is_not_answered_with_the_rules_beside_
     assert generate("how much does chapter 35 DEA pay per month for full time college", {1: dea}, {1: 0.7}).text == ""
     assert generate("whats the 2025 county loan limit for San Diego county", {1: dea}, {1: 0.7}).text == ""
     assert generate("whats the exact dollar poverty threshold this year for DEA", {1: dea}, {1: 0.7}).text == ""
+    # A dollar figure of something else is no amount of what is asked: "pay reduced by $100 a month" is not the
+    # monthly rate, nor "$1,000 for books" some way after "housing allowance".
+    mgib = [("You qualify if your military pay was reduced by $100 a month for your first 12 months.", ON_TOPIC),
+            ("It pays a monthly housing allowance when enrolled more than half time, and up to $1,000 a year for "
+             "books.", NEAR)]
+    assert generate("what is the current full time monthly rate for the montgomery gi bill", {1: mgib}, {1: 0.7}).text == ""
+    assert generate("how much is the gi bill housing allowance, exact dollar amount", {1: mgib}, {1: 0.7}).text == ""
     # With the figure in the sources, it is answered; without a dollar amount asked, the rules answer.
     rates = [("DIC pays a surviving spouse $1,699.36 a month.", ON_TOPIC), *dea]
     assert generate("how much is DIC per month", {1: rates}, {1: 0.7}).text.startswith("DIC pays a surviving spouse $1,699.36")

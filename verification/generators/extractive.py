@@ -352,6 +352,26 @@ _MONEY_ASKED_RE = re.compile(
     r"|\b(?:what(?:'s| is|s)|whats) (?:the )?(?:current |exact |new |\d{4} )*(?:[\w/-]+ ){0,4}(?:monthly (?:rate|amount|"
     r"payment)|premiums?|copays?|(?:income|loan|county loan) limit)\b",
     re.IGNORECASE)
+# What the amount is of, when the question says: a sentence with a dollar figure answers only when it names it
+# ("the full-time monthly rate for the Montgomery GI Bill" is not "pay reduced by $100 a month").
+_MONEY_NOUN_RE = re.compile(r"\b(copay|premium|allowance|stipend|rate|limit|fee|threshold)s?\b", re.IGNORECASE)
+
+
+AMOUNT_NOUN_CHARS = 30  # how near its dollar figure the sentence names what the amount is of
+
+
+def _amount_of(unit: Unit, nouns: frozenset[str]) -> bool:
+    """Whether the sentence holds a dollar amount of what is asked (``nouns``, named within AMOUNT_NOUN_CHARS of
+    the figure: "copays are $15", not "up to $1,000 for books" some way after "housing allowance"; any amount
+    when none is named)."""
+    if "$" not in unit.text:
+        return False
+    if not nouns:
+        return True
+    text = unit.text.lower()
+    figures = [m.start() for m in re.finditer(r"\$", text)]
+    return any(abs(m.start() - at) <= AMOUNT_NOUN_CHARS for noun in nouns
+               for m in re.finditer(rf"\b{noun}", text) for at in figures)
 
 
 def _claim_kinds(text: str) -> frozenset[str]:
@@ -991,13 +1011,16 @@ def extractive_generate(
         given[unit.chunk_number] = given.get(unit.chunk_number, 0) + 1
         total += len(unit.text)
 
-    if _MONEY_ASKED_RE.search(asked or question) and not any("$" in unit.text for unit in chosen):
+    money_asked = bool(_MONEY_ASKED_RE.search(asked or question))
+    money_nouns = frozenset(m.lower() for m in _MONEY_NOUN_RE.findall(asked or question)) if money_asked else frozenset()
+    if money_asked and not any(_amount_of(unit, money_nouns) for unit in chosen):
         # The amount in a sentence of the leading source, or of a source on the benefit asked about, answers;
         # with none, nothing is said.
         on_asked = {best_unit.chunk_number} | {n for n in by_chunk if specific and _on_benefit(chunk_of_read[n], specific)
                                                and not _titled_for_another(chunk_of_read[n], specific)}
         amounts = [(score, unit) for n in on_asked for score, unit in by_chunk[n]
-                   if "$" in unit.text and not _ROW_RE.match(unit.text) and not _CONTEXT_BOUND_RE.match(unit.text)]
+                   if _amount_of(unit, money_nouns) and not _ROW_RE.match(unit.text)
+                   and not _CONTEXT_BOUND_RE.match(unit.text) and not _BACK_REFERENCE_RE.search(unit.text)]
         if not amounts:
             return Generation(text="", model=MODEL_NAME)
         chosen = [*chosen, max(amounts, key=lambda c: c[0])[1]]
@@ -1015,13 +1038,13 @@ def extractive_generate(
     chosen = _fitting_branch_first(chosen, question)
     chosen = _fitting_age_first(chosen, asked or question)
     chosen = _fitting_years_held_first(chosen, asked or question, this_year=datetime.date.today().year)
-    if _MONEY_ASKED_RE.search(asked or question) and chosen and "$" not in chosen[0].text \
+    if money_asked and chosen and not _amount_of(chosen[0], money_nouns) \
             and not any(_ROW_RE.match(u.text) and "$" in u.text for u in chosen):
         # "How much is the copay for a specialist? I'm in priority group 8": the sentence with the amount leads,
         # not the priority groups' definitions before it.
         # Only one: of two amounts (urgent care's $30, a specialist's $50) the closer in meaning may not be the
         # one asked.
-        amounts = [u for u in chosen if "$" in u.text]
+        amounts = [u for u in chosen if _amount_of(u, money_nouns)]
         if len(amounts) == 1 and not _CONTEXT_BOUND_RE.match(amounts[0].text) \
                 and not _BACK_REFERENCE_RE.search(amounts[0].text):
             chosen = [amounts[0], *(u for u in chosen if u is not amounts[0])]
