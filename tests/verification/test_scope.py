@@ -70,6 +70,11 @@ OTHER_AGENCY_QUESTIONS = [
     ("How do I apply for SSDI?", SSA),
     ("I get VA disability at 60%. Should I start my social security retirement at 62 or wait until 70?", SSA),
     ("do i have to pay federal income tax on my military retirement pension", IRS),
+    ("my brother got court martialed and is at leavenworth. how does he appeal his conviction to the CAAF court",
+     COURTS),
+    ("my HOA says I have to take down my flagpole and my POW/MIA flag. dont vets have a right to fly it? can i sue them",
+     COURTS),
+    ("If I get a $40k VA back pay lump sum will Social Security count it against my SSI and kick me off?", SSA),
     ("I'm 100% P&T. My son lives with his mom half the year. Can I claim him as a dependent on my federal tax return?", IRS),
     ("My dad is 100% disabled and needs a passport fast. Does the State Department waive the fee for disabled vets?",
      STATE_DEPT),
@@ -262,6 +267,9 @@ CHIT_CHAT_QUESTIONS = [
 ]
 
 IN_SCOPE_QUESTIONS = [
+    "can I use my VA loan on a condo with an HOA",
+    "does my VA disability count as income for the VA pension",
+    "can a court-martial discharge bar me from VA benefits",
     "how is psoriasis rated if I only use a cream",
     "is a knee replacement now or later better for my rating",
     "can I add my son as a dependent on my VA disability",
