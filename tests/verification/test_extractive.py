@@ -1999,6 +1999,10 @@ def test_the_amount_asked_for_leads_when_it_is_the_only_one():
     text = generate("how much is the copay for seeing a specialist? they put me in priority group 8",
                     {1: groups, 2: copays}, {1: 0.7, 2: 0.66}).text
     assert text.startswith("VA's outpatient copay is $50"), text
+    # An amount for something else does not lead: the outpatient copay is not "the daily copay at a nursing home".
+    text = generate("how much is the daily copay at a VA nursing home? they put me in priority group 8",
+                    {1: groups, 2: copays}, {1: 0.7, 2: 0.66}).text
+    assert text.startswith("Priority group 8"), text
 
 
 def test_two_kinds_of_review_asked_together_weigh_no_page_titled_with_one():

@@ -358,6 +358,18 @@ _MONEY_NOUN_RE = re.compile(r"\b(copay|premium|allowance|stipend|rate|limit|fee|
 
 
 AMOUNT_NOUN_CHARS = 30  # how near its dollar figure the sentence names what the amount is of
+AMOUNT_FOR_PREFIX = 6  # "specialist" and "specialty" name the same visit: words sharing their first letters
+
+
+def _names_what_for(text: str, question: str, nouns: frozenset[str]) -> bool:
+    """Whether the sentence names something the question says the amount is for, beyond the amount's noun and the
+    words every amount sentence shares (a word of the question, or one sharing its first AMOUNT_FOR_PREFIX
+    letters)."""
+    words = {w for w in _WORD_RE.findall(text.lower()) if len(w) >= 4}
+    asked = {w for w in _WORD_RE.findall(question.lower()) if len(w) >= 4 and content_words(w)
+             and not any(w.startswith(noun) for noun in nouns) and w not in {"much", "what", "whats", "month", "monthly"}}
+    return any(w == a or (len(w) >= AMOUNT_FOR_PREFIX and len(a) >= AMOUNT_FOR_PREFIX
+                          and w[:AMOUNT_FOR_PREFIX] == a[:AMOUNT_FOR_PREFIX]) for w in words for a in asked)
 
 
 def _amount_of(unit: Unit, nouns: frozenset[str]) -> bool:
@@ -1044,9 +1056,12 @@ def extractive_generate(
         # not the priority groups' definitions before it.
         # Only one: of two amounts (urgent care's $30, a specialist's $50) the closer in meaning may not be the
         # one asked.
+        # And one naming what the question says the amount is for ("a specialist": "a specialty care visit"), not
+        # an outpatient copay for "the daily copay at a VA nursing home".
         amounts = [u for u in chosen if _amount_of(u, money_nouns)]
         if len(amounts) == 1 and not _CONTEXT_BOUND_RE.match(amounts[0].text) \
-                and not _BACK_REFERENCE_RE.search(amounts[0].text):
+                and not _BACK_REFERENCE_RE.search(amounts[0].text) \
+                and _names_what_for(amounts[0].text, asked or question, money_nouns):
             chosen = [amounts[0], *(u for u in chosen if u is not amounts[0])]
     if _HIGHEST_RE.search(question):
         chosen = _stated_highest_first(chosen)
