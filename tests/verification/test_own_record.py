@@ -65,6 +65,9 @@ from verification.own_record import (
         ("why did my rater only give me 10% for my sinuses? can you pull my c-file and see what the examiner wrote",
          KIND_DECISION),
         ("can you pull my c-file and see what the examiner wrote about my knee", KIND_DOCUMENTS),
+        ("why did they deny my sleep apnea claim?? I uploaded everything they asked for", KIND_DECISION),
+        ("can you pull up my HLR and tell me whats taking so long? I filed it in June", KIND_CLAIM_STATUS),
+        ("can u tell me exactly when my gi bill housing payment is gonna hit my bank account this month", KIND_PAYMENT),
     ],
 )
 def test_questions_about_the_askers_own_record_are_recognised(question, kind):
@@ -96,6 +99,8 @@ def test_questions_about_the_askers_own_record_are_recognised(question, kind):
     "does VA need the 4142 if my doctor is private",
     "why did va give me 10% for tinnitus, isnt that the max",
     "how do I get a copy of my c-file",
+    "why do they deny so many sleep apnea claims",
+    "when does the gi bill housing payment usually come each month",
 ])
 def test_general_questions_are_not_about_the_askers_record(question):
     assert own_record_kind(question=question) is None

@@ -267,6 +267,9 @@ CHIT_CHAT_QUESTIONS = [
 ]
 
 IN_SCOPE_QUESTIONS = [
+    "can my GI bill pay for a laptop",
+    "how long does the board take on the hearing docket",
+    "how long does a disability claim take on average",
     "can I use my VA loan on a condo with an HOA",
     "does my VA disability count as income for the VA pension",
     "can a court-martial discharge bar me from VA benefits",
@@ -363,6 +366,8 @@ IN_SCOPE_QUESTIONS = [
 
 
 OUTSIDE_BENEFITS_QUESTIONS = [
+    "whats the best laptop for college under 800 bucks, starting school in the fall on my gi bill",
+    "need the phone number for the service officer at the American Legion post in Bakersfield",
     "who gives the lowest rate on a VA loan right now, navy federal or veterans united?",
     "can i use my va loan benefit to buy a bass boat for fishing",
     "Could I use my VA home loan to buy a spaceship if I live in it full time?",
@@ -606,6 +611,9 @@ OUTCOME_PREDICTION_QUESTIONS = [
     "Is Congress actually going to pass the Major Richard Star Act this year or is it dead again?",
     "Is Dr. Angela Reyes at Hines a fair examiner for C&P exams? I heard she denies everybody.",
     "which QTC examiner in san antonio gives the best ratings? want to request a specific one",
+    "is congress going to cut VA disability pay next year? i keep seeing stuff on tiktok",
+    "how many appeals are pending at the Board right now and whats the average wait on the hearing docket",
+    "what is the actual average number of days VA is taking right now to finish a disability claim?",
 ]
 
 
