@@ -83,10 +83,10 @@ SCOPE_MESSAGE_OUTSIDE_BENEFITS = (
     "you live in, pension, CHAMPVA and VA health care."
 )
 SCOPE_MESSAGE_OUTCOME_PREDICTION = (
-    "I can't predict how VA or the Board will decide a particular claim or appeal, and my sources hold no approval "
-    "rates or views on individual judges or examiners, so I won't guess. An accredited Veterans Service "
-    "Organization (VSO) representative can review your file for free. I can explain how each review option "
-    "works, its deadlines and what evidence VA looks at."
+    "I can't predict how VA or the Board will decide a particular claim or appeal, or what Congress will do, and "
+    "my sources hold no approval rates, live wait times or views on individual judges or examiners, so I won't "
+    "guess. An accredited Veterans Service Organization (VSO) representative can review your file for free. I can "
+    "explain how each review option works, its deadlines and what evidence VA looks at."
 )
 CATEGORY_MESSAGES = {
     CATEGORY_CRISIS: SCOPE_MESSAGE_CRISIS,

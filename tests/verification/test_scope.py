@@ -808,3 +808,9 @@ def test_a_broken_scope_file_names_the_entry(tmp_path):
     rule = [r.agency for r in OTHER_AGENCY_RULES].index(SSA)
     with pytest.raises(PhraseTableError, match=rf"scope\.yaml: other_agency_rules\[{rule}\]\.phrases\[1\]: 'ssdi\("):
         scope_tables_load(path=path)
+
+
+def test_a_forecast_of_what_congress_will_do_gets_a_message_that_speaks_of_it():
+    decision = scope_check(question="Is Congress actually going to pass the Major Richard Star Act this year?")
+    assert decision.category == CATEGORY_OUTCOME_PREDICTION
+    assert "Congress" in CATEGORY_MESSAGES[decision.category]
