@@ -2082,3 +2082,13 @@ def test_whether_an_opinion_is_good_enough_for_a_nexus_is_answered_by_its_standa
     text = answer_from("my doc wrote my sleep apnea is 'possibly related' to the army. is that good enough for a nexus "
                        "letter", chunks, {1: table, 2: nexus}, chunk_types={1: "rating_table"}, codes=("6847",))
     assert text.startswith("A nexus letter says"), text
+
+
+def test_a_condition_whose_levels_no_source_holds_is_not_answered_with_ratings_in_general():
+    general = [("Each condition gets its own rating under a diagnostic code in the rating schedule.", ON_TOPIC),
+               ("Ratings go from 0% to 100% in steps of 10%.", NEAR)]
+    chunks = [replace(chunk(1, 1, 0.5), title="What a VA disability rating is")]
+    asked = "what's the VA rating table for an inguinal hernia? had mine repaired twice"
+    assert answer_from(asked, chunks, {1: general}, codes=("7338",)) == ""
+    # Without a condition named, the general page answers.
+    assert answer_from("what is a VA disability rating", chunks, {1: general}).startswith("Each condition gets")

@@ -781,11 +781,12 @@ def extractive_generate(
     asked_codes = {e for e in leading_entities if _DC_RE.fullmatch(e)}  # not a cause ("ED from diabetes")
     if asked_codes and _RATING_QUESTION_RE.search(levels_text) and read \
             and not any(c.diagnostic_code in asked_codes or asked_codes & _codes_in(f"{c.title}\n{c.content}")
-                        for c in read) \
-            and any(chunk_types.get(c.chunk_id) == "rating_table" for c in read):
+                        for c in read):
         # "What is the rating for hepatitis C" met only other conditions' tables (atrial fibrillation's): another
         # condition's levels would read as the answer, so nothing is said. The same for a table of no one code
-        # (the General Rating Formula for Mental Disorders met by "what's the rating for narcolepsy").
+        # (the General Rating Formula for Mental Disorders met by "what's the rating for narcolepsy"), and for
+        # pages on ratings in general ("what's the VA rating table for an inguinal hernia" met "what a VA
+        # disability rating is"): the sources hold no levels for the condition asked about.
         return Generation(text="", model=MODEL_NAME)
     if specific and not specific <= STATUS_BENEFITS and read and all(_other_benefits_only(c, specific) for c in read):
         # "How much does chapter 35 pay per month" met only DIC's and the GI Bill's sources: another benefit's
