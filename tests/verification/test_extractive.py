@@ -2050,38 +2050,27 @@ def test_the_rule_for_the_years_a_rating_was_held_leads():
     assert text.startswith("A rating held at the same level for 5 years"), text
 
 
-def test_harm_from_va_care_is_answered_by_the_1151_claim_not_the_conditions_table():
-    table = [("DC 8521 paralysis of the common peroneal nerve (foot drop):", LEAD), ("- 40% — complete paralysis", OFF),
-             ("- 30% — severe incomplete paralysis", OFF)]
-    claim = [("An 1151 claim asks VA to pay compensation for a disability caused by VA medical care.", NEAR)]
-    chunks = [replace(chunk(1, 1, 0.6), title="Foot drop rating, DC 8521", diagnostic_code="8521"),
-              replace(chunk(2, 2, 0.5), title="1151 claim: definition")]
-    asked = "the VA surgeon nicked a nerve, now i got foot drop. can I get comp for that"
-    text = answer_from(f"{asked} 1151", chunks, {1: table, 2: claim}, asked=asked, chunk_types={1: "rating_table"},
-                       codes=("8521",))
-    assert text.startswith("An 1151 claim asks VA"), text
-
-
-def test_a_missed_exam_is_answered_by_the_exams_rules_not_the_conditions_table():
-    table = [("DC 6100 hearing loss is rated from Tables VI and VII:", LEAD), ("- 10% — level V and level II", OFF),
-             ("- 0% — level I and level I", OFF)]
-    missed = [("If you already missed the exam, contact VA right away and explain why.", NEAR)]
-    chunks = [replace(chunk(1, 1, 0.6), title="Hearing loss rating, DC 6100", diagnostic_code="6100"),
-              replace(chunk(2, 2, 0.5), title="What if I miss my C&P exam?")]
-    text = answer_from("i missed my c&p exam because my mom was in the ICU. am I screwed on my hearing loss claim",
-                       chunks, {1: table, 2: missed}, chunk_types={1: "rating_table"}, codes=("6100",))
-    assert text.startswith("If you already missed the exam"), text
-
-
-def test_whether_an_opinion_is_good_enough_for_a_nexus_is_answered_by_its_standard_not_the_table():
-    table = [("DC 6847 sleep apnea in 38 CFR 4.97:", LEAD), ("- 50% — requires a CPAP machine", OFF),
-             ("- 30% — persistent daytime hypersomnolence", OFF)]
-    nexus = [("A nexus letter says whether the condition is at least as likely as not related to service.", NEAR)]
-    chunks = [replace(chunk(1, 1, 0.6), title="Sleep apnea rating, DC 6847", diagnostic_code="6847"),
-              replace(chunk(2, 2, 0.5), title="Nexus letter: definition")]
-    text = answer_from("my doc wrote my sleep apnea is 'possibly related' to the army. is that good enough for a nexus "
-                       "letter", chunks, {1: table, 2: nexus}, chunk_types={1: "rating_table"}, codes=("6847",))
-    assert text.startswith("A nexus letter says"), text
+@pytest.mark.parametrize(("question", "lay_term", "code", "condition", "rule"), [
+    # Harm from VA care: the 1151 claim, not the foot drop table (the lay terms add "1151" to the question).
+    ("the VA surgeon nicked a nerve, now i got foot drop. can I get comp for that", " 1151", "8521",
+     "DC 8521 paralysis of the common peroneal nerve (foot drop):",
+     "An 1151 claim asks VA to pay compensation for a disability caused by VA medical care."),
+    # A missed exam: the exam's rules, not hearing loss definitions.
+    ("i missed my c&p exam because my mom was in the ICU. am I screwed on my hearing loss claim", "", "6100",
+     "DC 6100 hearing loss is rated from Tables VI and VII:",
+     "If you already missed the exam, contact VA right away and explain why."),
+    # Whether an opinion is good enough for a nexus: its standard, not the sleep apnea table.
+    ("my doc wrote my sleep apnea is 'possibly related' to the army. is that good enough for a nexus letter", "",
+     "6847", "DC 6847 sleep apnea in 38 CFR 4.97:",
+     "A nexus letter says whether the condition is at least as likely as not related to service."),
+])
+def test_a_claims_rule_asked_about_answers_not_the_conditions_table(question, lay_term, code, condition, rule):
+    table = [(condition, LEAD), ("- 40% — the top level", OFF), ("- 10% — the lowest level", OFF)]
+    chunks = [replace(chunk(1, 1, 0.6), title=f"Condition rating, DC {code}", diagnostic_code=code),
+              replace(chunk(2, 2, 0.5), title="The rule")]
+    text = answer_from(question + lay_term, chunks, {1: table, 2: [(rule, NEAR)]}, asked=question,
+                       chunk_types={1: "rating_table"}, codes=(code,))
+    assert text.startswith(rule.removesuffix(".")), text
 
 
 def test_a_condition_whose_levels_no_source_holds_is_not_answered_with_ratings_in_general():
