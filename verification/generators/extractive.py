@@ -237,13 +237,20 @@ _UNDER_90_TITLE_RE = re.compile(r"\bfewer than 90 days left\b", re.IGNORECASE)
 _BDD_WINDOW_TITLE_RE = re.compile(r"\b180 to 90 days before\b", re.IGNORECASE)
 
 
+@functools.lru_cache(maxsize=16384)  # others_case asks it of the same sources for every sentence scored
+def _opening_service_branch(content: str) -> tuple[str, int] | None:
+    """The date branch on when one served that the source's opening sentence states: ("after", 1998), or None."""
+    branch = _SERVICE_BRANCH_RE.search(content.split(". ", 1)[0])
+    return (branch.group("op"), int(branch.group("year"))) if branch else None
+
+
 def _served_otherwise(year: int, content: str) -> bool:
     """Whether the source's opening sentence is a rule for those who served on the other side of a date from
     ``year``, the year the asker served."""
-    branch = _SERVICE_BRANCH_RE.search(content.split(". ", 1)[0])
-    if not branch or year == int(branch.group("year")):
+    branch = _opening_service_branch(content)
+    if branch is None or year == branch[1]:
         return False
-    return (year < int(branch.group("year"))) != (branch.group("op") == "before")
+    return (year < branch[1]) != (branch[0] == "before")
 
 
 def _days_left(question: str) -> int | None:
