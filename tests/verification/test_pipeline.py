@@ -446,6 +446,21 @@ def test_a_rare_word_of_the_question_brings_its_source_and_leads_the_answer():
     assert result.citations[0]["title"].startswith("DIC rates")
 
 
+@pytest.mark.parametrize("question", [
+    "What does VA look for to give 70 percent for PTSD?",
+    # The story pulled in the 10 and 30 percent chunks, and the answer led with the lowest levels.
+    "Been rated 30% for PTSD since 2021. Since then my nightmares got worse, I got fired from my warehouse job for "
+    "blowing up at a supervisor, my wife moved out, and some days I don't leave the house at all. I basically have no "
+    "friends left. What does VA look for to give 70 percent for PTSD?",
+])
+def test_the_level_asked_of_a_formula_split_by_level_brings_that_levels_chunk(question):
+    result = answer_question(question=question, use_cache=False)
+    assert not result.refused
+    assert result.citations[0]["chunk_id"] == "dc-mental-formula-70"
+    assert "inability to establish and maintain effective relationships" in result.answer
+    assert not re.search(r"(?<!\d)(?:10|0)% —", result.answer)
+
+
 def test_a_misspelled_question_is_read_with_the_knowledge_bases_words():
     # "raiting" was read as a term to define and refused; the question keeps the asker's spelling.
     result = answer_question(question="whats the raiting for ptsd at 50 precent", use_cache=False)

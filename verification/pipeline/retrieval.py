@@ -236,6 +236,7 @@ def retrieve(state: AnswerState) -> AnswerState:
     )
     rare_words = tuple(kb.rare_words_find(text=state.text))
     hits = _with_rare_word_source(state, hits, rare_words)
+    hits = _with_level_asked(state, hits)
     benefits = kb.chunk_benefits_get(chunk_ids=[h.chunk_id for h in hits]) if state.entity_values("benefit") else {}
     chunks = tuple(
         SourceChunk(number=h.rank, chunk_id=h.chunk_id, entry_id=h.entry_id, title=h.title, url=h.url,
@@ -273,6 +274,46 @@ def _with_rare_word_source(
     if not found:
         return hits
     return [*hits[:-1], replace(found[0], rank=hits[-1].rank)]
+
+
+# A rating formula split into one chunk per level ("Mental disorders 70 percent level (General Rating Formula,
+# 38 CFR 4.130)"), and a level as askers write it ("70%", "70 percent").
+_LEVEL_CHUNK_TITLE_RE = re.compile(r"^(?P<family>.+?) (?P<levels>\d{1,3}(?: and \d{1,3})*) percent levels? (?P<tail>\(.+\))$")
+_LEVEL_ASKED_RE = re.compile(r"(?<![\d.$])(\d{1,3})\s?(?:%|percent\b)", re.IGNORECASE)
+
+
+def _with_level_asked(state: AnswerState, hits: list[kb.ChunkHit]) -> list[kb.ChunkHit]:
+    """Put the chunk of each level the question writes in the last places when its formula is split by level,
+    one of its chunks was retrieved and that level's was not.
+
+    "Rated 30% for PTSD since 2021 [a long story] ... what does VA look for to give 70 percent": the story
+    retrieved the 10 and 30 percent chunks of the mental disorders formula, and the answer led with the lowest
+    levels; the 70 percent chunk holds what was asked.
+    """
+    written = {int(level) for level in _LEVEL_ASKED_RE.findall(state.text) if 0 < int(level) <= 100}
+    families: dict[tuple[str, str, str], set[int]] = {}
+    for hit in hits:
+        if match := _LEVEL_CHUNK_TITLE_RE.match(hit.title):
+            levels = families.setdefault((match["family"], match["tail"], hit.url), set())
+            levels.update(int(level) for level in re.findall(r"\d+", match["levels"]))
+    wanted = {f"{family} {level} percent level {tail}": url for (family, tail, url), levels in families.items()
+              for level in sorted(written - levels)}
+    if not wanted:
+        return hits
+    held = {h.chunk_id for h in hits}
+    found: list[kb.ChunkHit] = []
+    for url in set(wanted.values()):
+        candidates = kb.chunks_search(query=" ".join(t for t, u in wanted.items() if u == url), query_vector=state.vector,
+                                      top_k=settings.RETRIEVAL_CANDIDATES, dense_weight=0.0,
+                                      provider_name=state.provider_name, source=url)
+        found += [h for h in candidates if h.title in wanted and h.chunk_id not in held]
+    if not found:
+        return hits
+    family_ids = {h.chunk_id for h in hits if _LEVEL_CHUNK_TITLE_RE.match(h.title)}
+    others = [h for h in hits if h.chunk_id not in family_ids]
+    drop = {h.chunk_id for h in others[len(others) - len(found):]} if len(found) <= len(others) else {h.chunk_id for h in others}
+    chosen = [*(h for h in hits if h.chunk_id not in drop), *found][:len(hits)]
+    return [replace(h, rank=rank) for rank, h in enumerate(chosen, start=1)]
 
 
 def retrieved_rows(hits: list[kb.ChunkHit]) -> tuple[dict, ...]:
