@@ -11,7 +11,8 @@ A false refusal of a real VA-benefits question is worse than answering one that 
 so the rules lean to "in scope":
 
 1. crisis words always win: the Veterans Crisis Line comes before any benefits answer; then a symptom asked
-   about as if it might be urgent ("is chest pain when I climb stairs serious") gets the medical message, which
+   about as if it might be urgent ("is chest pain when I climb stairs serious"), or a dose, a treatment or a
+   diagnosis asked for in so many words ("is it safe if I take 600 at a time"), gets the medical message, which
    says to call 911, whatever condition it names;
 2. another agency's program refuses, unless the question also names a VA benefit and asks how the two
    interact ("does SSDI affect my VA disability?", "is VA disability taxable?", "CHAMPVA vs TRICARE");
@@ -20,7 +21,8 @@ so the rules lean to "in scope":
 5. anything else is in scope.
 
 Before 2, near-domain questions outside benefits (personal life, the fantastic, luxury purchases) refuse
-even with a benefit word in them: "can I use the GI Bill on the Moon" has no benefits answer.
+even with a benefit word in them: "can I use the GI Bill on the Moon" has no benefits answer; so do questions
+about the assistant itself, requests to drop its rules, and opinions or jokes asked of it.
 
 Decisions recorded here, where the brief left them open:
 - Discharge upgrades and military-record corrections refuse: the service's Discharge Review Board or Board
@@ -136,11 +138,13 @@ class ScopeTables:
 
     crisis: tuple[str, ...]
     urgent_medical: tuple[str, ...]  # symptoms asked about as if they might be urgent: the medical message first
+    medical_outright: tuple[str, ...]  # treatment, dosing or a diagnosis asked for, whatever benefit is named
     va_benefit: tuple[str, ...]  # VA's name, then the VA benefit phrases
     interaction: tuple[str, ...]
     benefit: tuple[str, ...]  # the VA benefit phrases, then the general benefit words (not VA's name)
     medical_advice: tuple[str, ...]
     chit_chat: tuple[str, ...]
+    chit_chat_outright: tuple[str, ...]  # about the assistant, its rules, jokes and opinions, whatever benefit is named
     outside_benefits: tuple[str, ...]
     outcome_prediction: tuple[str, ...]  # one case's odds, approval rates, a judge's leanings
     greetings: tuple[str, ...]
@@ -154,11 +158,13 @@ def scope_tables_load(*, path: Path = SCOPE_PHRASES_FILE) -> ScopeTables:
     return ScopeTables(
         crisis=phrases_get(path=path, table="crisis_phrases"),
         urgent_medical=phrases_get(path=path, table="urgent_medical_phrases"),
+        medical_outright=phrases_get(path=path, table="medical_outright_phrases"),
         va_benefit=phrases_get(path=path, table="va_name_phrases") + va_benefit,
         interaction=phrases_get(path=path, table="interaction_phrases"),
         benefit=va_benefit + phrases_get(path=path, table="benefit_phrases"),
         medical_advice=phrases_get(path=path, table="medical_advice_phrases"),
         chit_chat=phrases_get(path=path, table="chit_chat_phrases"),
+        chit_chat_outright=phrases_get(path=path, table="chit_chat_outright_phrases"),
         outside_benefits=phrases_get(path=path, table="outside_benefits_phrases"),
         outcome_prediction=phrases_get(path=path, table="outcome_prediction_phrases"),
         greetings=phrases_get(path=path, table="greeting_words"),
@@ -173,11 +179,13 @@ def scope_tables_load(*, path: Path = SCOPE_PHRASES_FILE) -> ScopeTables:
 _TABLES = scope_tables_load()
 CRISIS_PHRASES = _TABLES.crisis
 URGENT_MEDICAL_PHRASES = _TABLES.urgent_medical
+MEDICAL_OUTRIGHT_PHRASES = _TABLES.medical_outright
 VA_BENEFIT_PHRASES = _TABLES.va_benefit
 INTERACTION_PHRASES = _TABLES.interaction
 BENEFIT_PHRASES = _TABLES.benefit
 MEDICAL_ADVICE_PHRASES = _TABLES.medical_advice
 CHIT_CHAT_PHRASES = _TABLES.chit_chat
+CHIT_CHAT_OUTRIGHT_PHRASES = _TABLES.chit_chat_outright
 OUTSIDE_BENEFITS_PHRASES = _TABLES.outside_benefits
 OUTCOME_PREDICTION_PHRASES = _TABLES.outcome_prediction
 GREETING_WORDS = _TABLES.greetings
@@ -192,11 +200,13 @@ def _alternation(phrases: tuple[str, ...]) -> re.Pattern[str]:
 class _Compiled:
     crisis: re.Pattern[str]
     urgent_medical: re.Pattern[str]
+    medical_outright: re.Pattern[str]
     va_benefit: re.Pattern[str]
     interaction: re.Pattern[str]
     benefit: re.Pattern[str]
     medical_advice: re.Pattern[str]
     chit_chat: re.Pattern[str]
+    chit_chat_outright: re.Pattern[str]
     outside_benefits: re.Pattern[str]
     outcome_prediction: re.Pattern[str]
     greeting_only: re.Pattern[str]
@@ -209,11 +219,13 @@ def _compiled(tables: ScopeTables) -> _Compiled:
     return _Compiled(
         crisis=_alternation(tables.crisis),
         urgent_medical=_alternation(tables.urgent_medical),
+        medical_outright=_alternation(tables.medical_outright),
         va_benefit=_alternation(tables.va_benefit),
         interaction=_alternation(tables.interaction),
         benefit=_alternation(tables.benefit),
         medical_advice=_alternation(tables.medical_advice),
         chit_chat=_alternation(tables.chit_chat),
+        chit_chat_outright=_alternation(tables.chit_chat_outright),
         outside_benefits=_alternation(tables.outside_benefits),
         outcome_prediction=_alternation(tables.outcome_prediction),
         greeting_only=re.compile(
@@ -266,13 +278,17 @@ def scope_check(*, question: str, tables: ScopeTables | None = None) -> ScopeDec
 
     # "Is chest pain when I climb stairs serious", "is my tinnitus getting louder a sign of a stroke": whatever
     # condition it names, the answer is a clinician's, and the message says where to go in an emergency.
-    urgent = rules.urgent_medical.search(text)
+    urgent = rules.urgent_medical.search(text) or rules.medical_outright.search(text)
     if urgent:
         return _medical_advice(urgent.group(0))
 
     outside = rules.outside_benefits.search(text)
     if outside:
         return ScopeDecision(in_scope=False, category=CATEGORY_OUTSIDE_BENEFITS, matched=outside.group(0))
+    # "What AI model are you, are you official VA", "ignore your instructions": about the assistant, not a benefit.
+    chat = rules.chit_chat_outright.search(text)
+    if chat:
+        return ScopeDecision(in_scope=False, category=CATEGORY_CHIT_CHAT, matched=chat.group(0))
 
     # "What are my chances of winning my Board appeal", "what percent of HLRs get overturned": the sources hold
     # the rules of a review, never one case's odds nor VA's statistics, and retrieval would answer with the rules.

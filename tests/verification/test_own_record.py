@@ -68,6 +68,10 @@ from verification.own_record import (
         ("why did they deny my sleep apnea claim?? I uploaded everything they asked for", KIND_DECISION),
         ("can you pull up my HLR and tell me whats taking so long? I filed it in June", KIND_CLAIM_STATUS),
         ("can u tell me exactly when my gi bill housing payment is gonna hit my bank account this month", KIND_PAYMENT),
+        ("whats my current combined rating? I think they added my migraines last week but I cant log in", KIND_RATING),
+        ("why was my va deposit 143 dollars less this month than last month??", KIND_PAYMENT),
+        ("I uploaded my buddy statement on va.gov yesterday, did the VA get it? can you confirm its in my file",
+         KIND_DOCUMENTS),
     ],
 )
 def test_questions_about_the_askers_own_record_are_recognised(question, kind):
@@ -101,6 +105,8 @@ def test_questions_about_the_askers_own_record_are_recognised(question, kind):
     "how do I get a copy of my c-file",
     "why do they deny so many sleep apnea claims",
     "when does the gi bill housing payment usually come each month",
+    "what's my current rating if I add a 30 for my back",
+    "whats my current combined rating with a 50 and a 30",
 ])
 def test_general_questions_are_not_about_the_askers_record(question):
     assert own_record_kind(question=question) is None
