@@ -1519,6 +1519,44 @@ def test_the_one_row_the_askers_description_names_leads_the_table():
         "- 30% — needs second-line treatment")
 
 
+def test_the_row_of_the_grade_of_severity_the_question_names_leads():
+    sciatic = [("DC 8520 paralysis of the sciatic nerve is rated in 38 CFR 4.124a:", LEAD),
+               ("10% — mild incomplete paralysis", OFF),
+               ("20% — moderate incomplete paralysis", OFF),
+               ("40% — moderately severe incomplete paralysis", OFF),
+               ("60% — severe incomplete paralysis with marked muscular atrophy", OFF),
+               # A note naming a grade made that word the table's own, so no row led.
+               ("With only sensory symptoms the rating should be mild or at most moderate.", OFF)]
+    assert table_answer("what does mild sciatic nerve get", sciatic).startswith("- 10% — mild"), sciatic
+    assert table_answer("examiner wrote moderately severe for my sciatic nerve, what %", sciatic).startswith("- 40%")
+    assert table_answer("severe sciatic nerve paralysis what rating", sciatic).startswith("- 60%")
+    # Two grades named: neither leads.
+    assert table_answer("is mild or moderate sciatic nerve worth more", sciatic).startswith("DC 8520")
+
+
+def test_the_highest_row_whose_frequency_the_askers_meets_leads():
+    migraine = [("DC 8100 migraine in 38 CFR 4.124a rates headaches by how often prostrating attacks happen:", LEAD),
+                ("0% — attacks less frequent than the 10 percent level", OFF),
+                ("10% — characteristic prostrating attacks averaging one every 2 months", OFF),
+                ("30% — characteristic prostrating attacks averaging once a month", OFF),
+                ("50% — very frequent, completely prostrating and prolonged attacks", OFF)]
+    # "2 or 3 a month" meets once a month (30%); its "2" named the 10% row's "every 2 months".
+    text = table_answer("what does the va rate migraines at? i get 2 or 3 a month where i have to lay down", migraine)
+    assert text.startswith("- 30% — characteristic prostrating attacks averaging once a month"), text
+    assert table_answer("migraines about once every 2 months, what rating", migraine).startswith("- 10%")
+    assert table_answer("what are the migraine ratings", migraine).startswith("DC 8100")
+
+
+def test_a_word_said_not_to_be_so_four_words_on_names_no_row():
+    gerd = [("Since May 19, 2024, DC 7206 GERD is rated under the esophageal stricture criteria of DC 7203:", LEAD),
+            ("0% — documented history without daily symptoms or need for daily medication", OFF),
+            ("10% — stricture that requires daily medication to control dysphagia", OFF),
+            ("30% — recurrent stricture that needs dilatation (stretching) no more than 2 times a year", OFF),
+            ("50% — recurrent stricture needing dilatation 3 or more times a year", OFF)]
+    text = table_answer("I take omeprazole but have never had my esophagus stretched. what would i get", gerd)
+    assert text.startswith("Since May 19, 2024"), text
+
+
 def test_the_branch_of_a_dated_rule_that_fits_the_askers_year_of_leaving_leads():
     # "I was discharged in 2010, am I still eligible for VR&E": the page opens with the rule for those who left on
     # or after January 1, 2013; the one for those who left before it leads.

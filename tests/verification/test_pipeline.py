@@ -461,6 +461,19 @@ def test_the_level_asked_of_a_formula_split_by_level_brings_that_levels_chunk(qu
     assert not re.search(r"(?<!\d)(?:10|0)% —", result.answer)
 
 
+def test_an_smc_level_written_apart_from_its_letter_is_answered_from_its_page():
+    # "SMC S": the pages write "SMC-S"; search met only the overview and the highest levels (O and R).
+    result = answer_question(question="what is SMC S and how do you qualify", use_cache=False)
+    assert result.citations[0]["chunk_id"] == "ratings-smc-s-1"
+    assert result.answer.startswith("SMC-S") and "60%" in result.answer
+
+
+def test_the_sciatic_nerve_named_in_words_is_dc_8520_and_its_grade_leads():
+    result = answer_question(question="what does mild sciatic nerve get?", use_cache=False)
+    assert result.citations[0]["chunk_id"] == "dc-8520-sciatic-nerve"
+    assert result.answer.startswith("- 10% — mild incomplete paralysis")
+
+
 def test_a_misspelled_question_is_read_with_the_knowledge_bases_words():
     # "raiting" was read as a term to define and refused; the question keeps the asker's spelling.
     result = answer_question(question="whats the raiting for ptsd at 50 precent", use_cache=False)

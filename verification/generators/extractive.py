@@ -1797,7 +1797,7 @@ _ROW_MATCH_GENERIC = content_words("rating rated rate ratings percent percentage
 _MEASURE_RE = re.compile(r"(?<![\d.,$/-])(\d{1,3}(?:\.\d+)?)(?![\d.,/-]?\d)(?!\s*(?:%|percent\b|per ?cent\b))")
 TABLE_MIN_ROWS = 3
 _NEGATED_RE = re.compile(r"\b(?:don'?t|do not|doesn'?t|does not|didn'?t|not|no|never|without|isn'?t|can'?t|cannot)\b"
-                         r"(?:\s+[\w'-]+){0,3}|"
+                         r"(?:\s+[\w'-]+){0,4}|"
                          # "antihistamines don't control it", "the cream stopped working": what failed is not theirs.
                          r"\b[\w'-]+\s+(?:don'?t|do not|doesn'?t|does not|didn'?t|did not|no longer|stopped|won'?t)\s+"
                          r"(?:control|help|work)\w*", re.IGNORECASE)
@@ -1985,12 +1985,62 @@ def _described_row_first(units: list[Unit], question: str, chunk_of: Mapping[int
     if len(matched) > 1:
         return units  # the measurement fits several rows: a word they share would only pick one by chance
     if len(matched) != 1:
+        matched = _severity_rows(rows, described) or _frequency_rows(rows, described)
+    if len(matched) != 1:
         matched = [u for u in rows if asked_words & content_words(_ROW_LEVEL_RE.sub("", u.text))
                    or asked_numbers & set(_MEASURE_RE.findall(u.text.split("—", 1)[-1]))]
     # A word several rows share ("swelling", "antibiotics", "DLCO") says nothing of which one is meant.
     if len(matched) != 1:
         return units
     return [matched[0], *(u for u in units if u is not matched[0])]
+
+
+# The schedule's grades of severity as a row opens with them ("10% — mild incomplete paralysis"); the longest
+# first, so "moderately severe" is not read as "severe".
+_SEVERITIES = ("moderately severe", "moderate", "severe", "mild", "slight", "marked", "pronounced", "complete")
+_SEVERITY_RE = re.compile(r"\b(?:" + "|".join(_SEVERITIES) + r")\b", re.IGNORECASE)
+
+
+def _severity_rows(rows: list[Unit], described: str) -> list[Unit]:
+    """The one row opening with the one grade of severity the question names ("what does mild sciatic nerve
+    get" → "10% — mild incomplete paralysis"); none when the question names no grade or several."""
+    named = {m.group(0).lower() for m in _SEVERITY_RE.finditer(described)}
+    if len(named) != 1:
+        return []
+    grade = named.pop()
+    return [u for u in rows if re.match(rf"\s*{re.escape(grade)}\b", u.text.split("—", 1)[-1], re.IGNORECASE)]
+
+
+_COUNT_WORDS = {"once": 1, "one": 1, "twice": 2, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+_PER_MONTH = {"day": 30.0, "week": 52 / 12, "month": 1.0, "year": 1 / 12}
+_COUNT = r"(\d{1,2}|once|one|twice|two|three|four|five|six)"
+# "2 or 3 a month", "twice a week", "averaging once a month", "three per year"; "one every 2 months".
+_RATE_RE = re.compile(_COUNT + r"(?:\s*(?:or|to|-)\s*\d{1,2})?(?: (?:times|attacks|episodes|headaches|migraines))?"
+                      r" (?:a|an|per|each) (day|week|month|year)\b", re.IGNORECASE)
+_EVERY_RE = re.compile(r"\b(?:one|once) every " + _COUNT + r" (day|week|month|year)s?\b", re.IGNORECASE)
+
+
+def _rates(text: str) -> list[float]:
+    """How often ``text`` says something happens, per month."""
+    def count(word: str) -> float:
+        return float(word) if word.isdigit() else float(_COUNT_WORDS[word.lower()])
+
+    found = [count(n) * _PER_MONTH[unit.lower()] for n, unit in _RATE_RE.findall(text)]
+    found += [_PER_MONTH[unit.lower()] / count(n) for n, unit in _EVERY_RE.findall(text) if count(n)]
+    return found
+
+
+def _frequency_rows(rows: list[Unit], described: str) -> list[Unit]:
+    """The highest row whose frequency the asker's meets ("2 or 3 a month where I have to lie down" meets
+    "averaging once a month", 30%, not "one every 2 months", 10%), when two or more rows are set by how often."""
+    asked = _rates(described)
+    if len(asked) != 1:
+        return []
+    timed = [(min(rates), u) for u in rows if (rates := _rates(u.text.split("—", 1)[-1]))]
+    if len(timed) < 2:
+        return []
+    met = [u for rate, u in timed if rate <= asked[0] + 1e-9]
+    return [max(met, key=lambda u: max(_row_levels(u.text)))] if met else []
 
 
 def _join(lines: list[tuple[bool, str]]) -> str:
