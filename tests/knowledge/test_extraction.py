@@ -425,7 +425,9 @@ def test_topics_accept_lists_from_the_database():
          "she had a claim approved right after she passed, can i get that money accrued benefits"),
         ("i won money on a scratch off, will that affect my check",
          "i won money on a scratch off, will that affect my check income counts based on income or need"),
-        ("can i get ptsd secondary to my back rating", "can i get ptsd secondary to my back rating"),
+        # (A cause named: the secondary claim's words, not PTSD's table.)
+        ("can i get ptsd secondary to my back rating",
+         "can i get ptsd secondary to my back rating secondary service connection 3.310"),
         ("how much more pension if the vet is in a nursing home",
          "how much more pension if the vet is in a nursing home primary residence net worth "
          "Veterans Pension Aid and Attendance nursing home"),
@@ -920,6 +922,20 @@ def test_topics_accept_lists_from_the_database():
         # The pension's wartime periods count service anywhere: not Blue Water Navy's pages.
         ("navy 1970-1973, never set foot in vietnam. am i a wartime vet for pension",
          "navy 1970-1973, never set foot in vietnam. am i a wartime vet for pension wartime periods"),
+        # A condition claimed as caused by another, the two apart.
+        ("can i claim sleep apnea secondary to my ptsd? what do i need",
+         "can i claim sleep apnea secondary to my ptsd? what do i need secondary service connection 3.310"),
+        # Help with daily living described, not named.
+        ("he's 89 and can't dress or bathe himself anymore, is there a VA benefit for that",
+         "he's 89 and can't dress or bathe himself anymore, is there a VA benefit for that aid and attendance"),
+        # A denial told at length, the options to fight it asked at the end.
+        ("I got denied for my knee last month and I'm furious. I don't know where to start. What are my options to "
+         "fight this and how long do I have?",
+         "I got denied for my knee last month and I'm furious. I don't know where to start. What are my options to "
+         "fight this and how long do I have? VA decision reviews under the AMA: three options"),
+        # An SMC level written apart from its letter.
+        ("what is SMC S and how do you qualify", "what is SMC S and how do you qualify SMC-S housebound rate"),
+        ("smc (k) for ED", "smc (k) for ED SMC-K"),
     ],
 )
 def test_lay_terms_expand_adds_the_schedules_word(text, expanded):
