@@ -1519,6 +1519,18 @@ def test_the_one_row_the_askers_description_names_leads_the_table():
         "- 30% — needs second-line treatment")
 
 
+def test_a_funeral_attended_is_no_burial_benefit_asked():
+    from verification.generators.extractive import benefits_asked
+
+    def asked(question: str) -> set[str]:
+        return {e.value for e in benefits_asked(question)}
+
+    assert "burial" not in asked("my C&P is the same day as my brother's funeral, can I reschedule")
+    assert "burial" not in asked("I'm flying to my mom's funeral next week and will miss my exam")
+    assert "burial" in asked("my dad's funeral cost 9000, does VA pay for the funeral?")
+    assert "burial" in asked("does va help pay for a veteran's funeral")
+
+
 def test_the_row_of_the_grade_of_severity_the_question_names_leads():
     sciatic = [("DC 8520 paralysis of the sciatic nerve is rated in 38 CFR 4.124a:", LEAD),
                ("10% — mild incomplete paralysis", OFF),

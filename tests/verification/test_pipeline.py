@@ -474,6 +474,18 @@ def test_the_sciatic_nerve_named_in_words_is_dc_8520_and_its_grade_leads():
     assert result.answer.startswith("- 10% — mild incomplete paralysis")
 
 
+@pytest.mark.parametrize("question", [
+    "i missed my c&p exam because my car broke down. what happens now? will they deny me",
+    # The funeral is the day's story, not the burial benefit asked about; it led with cemetery scheduling.
+    "They finally scheduled my C&P for my back but it's the same day as my brother's funeral in Ohio and I'm not "
+    "going to miss that. I'm terrified they'll just deny me if I don't show. What do I do, can I reschedule?",
+])
+def test_a_missed_or_moved_exam_is_answered_by_the_page_on_missing_one(question):
+    result = answer_question(question=question, use_cache=False)
+    assert result.citations[0]["chunk_id"] == "claims-cp-exam-missed-1", result.answer
+    assert "reschedule" in result.answer.split(".")[1] or "reschedule" in result.answer.split(".")[0]
+
+
 def test_a_misspelled_question_is_read_with_the_knowledge_bases_words():
     # "raiting" was read as a term to define and refused; the question keeps the asker's spelling.
     result = answer_question(question="whats the raiting for ptsd at 50 precent", use_cache=False)

@@ -343,7 +343,11 @@ W_TITLE_PHRASE = 0.1
 _CLAIM_KIND_RE = re.compile(
     r"\b(?:(?P<secondary>secondary)|(?P<aggravation>aggravat\w*)|(?P<presumptive>presumptive)|"
     r"(?P<hlr>higher[- ]level reviews?|hlrs?)|(?P<supplemental>supplemental claims?)|"
-    r"(?P<cue>clear and unmistakable errors?|cue))\b", re.IGNORECASE)
+    r"(?P<cue>clear and unmistakable errors?|cue)|"
+    # A missed or moved exam: "I missed my C&P exam because my car broke down, what happens now" is answered by the
+    # page on missing one, not the one on what happens after an exam.
+    r"(?P<missed>miss(?:ed|ing)?\b[^.?!]{0,40}\b(?:exams?|c ?& ?p)|reschedul\w*[^.?!]{0,40}\b(?:exams?|c ?& ?p)|"
+    r"failure to report|no[- ]show|(?:don'?t|do not|didn'?t|did not|can'?t|cannot) show(?: up)?))\b", re.IGNORECASE)
 W_CLAIM_KIND = 0.1
 # A dollar amount asked for: "how much does chapter 35 pay per month", "how much money per month is SMC-S", "what's
 # the 2025 county loan limit for San Diego", "what's the income limit for priority group 7". When no sentence
@@ -2071,14 +2075,24 @@ _SPENT_AFTER_RE = re.compile(r"\s+(?:is|was|are|were|has been|got)\s+(?:all\s+)?
                              r"over|maxed out)\b")
 
 
+# A funeral the asker goes to ("my C&P is the same day as my brother's funeral"): an event in the story, not the
+# burial benefit asked about.
+_ATTENDED_BEFORE_RE = re.compile(r"\b(?:same (?:day|date|time|week) as|attend(?:ing)?|go(?:ing)? to|went to|be at|travel(?:ing)? "
+                                 r"to|fly(?:ing)? (?:out )?to|miss(?:ing)?)\s+(?:my|his|her|our|the|a)\s+"
+                                 r"(?:[\w'-]+\s+){0,2}")
+_ATTENDED_BENEFITS = frozenset({"burial"})
+
+
 def benefits_asked(question: str) -> list:
     """The benefits the question names, less those the asker has spent ("Can voc rehab pay for college? I already
-    used up my GI Bill"): a benefit spent is context."""
+    used up my GI Bill") or names as an event attended ("the same day as my brother's funeral"): context."""
     from knowledge.extraction import entities_extract
 
     return [e for e in entities_extract(text=question) if e.type == "benefit"
             and not re.search(_SPENT_BEFORE_RE.pattern + re.escape(e.text), question, re.IGNORECASE)
-            and not re.search(re.escape(e.text) + _SPENT_AFTER_RE.pattern, question, re.IGNORECASE)]
+            and not re.search(re.escape(e.text) + _SPENT_AFTER_RE.pattern, question, re.IGNORECASE)
+            and not (e.value in _ATTENDED_BENEFITS
+                     and re.search(_ATTENDED_BEFORE_RE.pattern + re.escape(e.text), question, re.IGNORECASE))]
 
 
 class ExtractiveGenerator:
