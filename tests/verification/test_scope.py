@@ -212,6 +212,15 @@ OTHER_AGENCY_QUESTIONS = [
     ("my credit card company charged 24% while I was deployed. isn't there a law that caps it at 6%", SCRA),
     ("Does the American Legion or the VFW have emergency money to help with bills? my husband is a disabled vet",
      VSO_PROGRAMS),
+    ("how do i get out of orders to korea my wife is 5 months pregnant", DOD),
+    ("if i take a reenlistment bonus and then get med boarded, do i pay it back? would the VA take it out of my "
+     "disability", DOD),
+    ("I got a 30% rating through IDES but I'm staying in through a COAD. Will a VA rating hurt my chances of making "
+     "Chief", DOD),
+    ("My dad passed and the burial flag went to my stepmom. His will says his military items go to us. Who legally "
+     "gets to keep the flag", COURTS),
+    ("My C&P exam is on a day I'm supposed to work and my boss won't give me the day off. Can he fire me for it?",
+     COURTS),
 ]
 
 MEDICAL_ADVICE_QUESTIONS = [
@@ -406,6 +415,18 @@ IN_SCOPE_QUESTIONS = [
 
 
 OUTSIDE_BENEFITS_QUESTIONS = [
+    # Advice a VA word does not make a benefit: agents, neighbourhoods, majors, job hunting, money, plans, pets.
+    "Any recommendations for a good realtor in San Antonio who actually knows VA loans?",
+    "We're buying with a VA loan. Which neighborhoods are the safest near Fort Carson?",
+    "I'm going to use my Post 9/11 GI Bill. Should I major in cybersecurity or nursing?",
+    "which is better for a vet, ASU online or penn state world campus? which one looks better to employers",
+    "I have my first civilian job interview next week. Should I bring up my 50% VA rating for PTSD?",
+    "what companies are actually the most veteran friendly to work for? dallas area",
+    "should i use my va back pay to pay off my truck? or keep it in savings",
+    "My VA loan lender gave me 6.25% with 1 point paid up front or 6.75% with no points. Which one is the better deal",
+    "I'm enrolled in VA health care. Which Medicare Advantage plan should I pick, Humana or UnitedHealthcare?",
+    "which dog breed is best as a companion for a vet with ptsd",
+    "does DVA in australia have anything like the PACT act? my mate served with the ADF in iraq",
     "whats the best laptop for college under 800 bucks, starting school in the fall on my gi bill",
     "need the phone number for the service officer at the American Legion post in Bakersfield",
     "who gives the lowest rate on a VA loan right now, navy federal or veterans united?",
@@ -527,6 +548,12 @@ OUTSIDE_BENEFITS_QUESTIONS = [
     "can you write my college admissions essay about my deployment to afghanistan",
 ]
 NEAR_DOMAIN_IN_SCOPE = [
+    # Near the new advice and party phrases, still benefits questions.
+    "can the VA help me with my resume and actually finding a job? I have a 30% rating",
+    "Mortgage rates went down since we bought with our VA loan. Is there a VA way to refinance to the lower rate?",
+    "turning 65 soon. if I sign up for medicare will the VA still cover me? can I use both?",
+    "can i get ptsd secondary to my back rating",
+    "is a knee replacement now or later better for my rating",
     "My dad is 78, just a regular Vietnam vet on social security. Can he sign up for VA health care?",
     "got my first DUI last weekend. will the va take my disability away",
     "My son was killed on active duty. We are retired and live on social security only. Is there any VA benefit for parents?",
@@ -657,6 +684,8 @@ OUTCOME_PREDICTION_QUESTIONS = [
     "I have a nexus letter for sleep apnea secondary to my PTSD. Will my claim be approved? yes or no",
     "Will VA disability pay go up next year? how much is the COLA for 2027 going to be",
     "is the VA going to cut the tinnitus rating in the new schedule? should i file now or wait",
+    "do you think VA is going to cut the ratings for sleep apnea? the 50% for a CPAP is going away",
+    "where do u think mortgage rates will be by next spring? trying to time when to use my va loan",
 ]
 
 
