@@ -1531,6 +1531,21 @@ def test_a_funeral_attended_is_no_burial_benefit_asked():
     assert "burial" in asked("does va help pay for a veteran's funeral")
 
 
+def test_an_exposure_told_in_the_story_is_no_benefit_asked_when_the_question_names_one():
+    from verification.generators.extractive import benefits_asked
+
+    def asked(question: str) -> list[str]:
+        return sorted(e.value for e in benefits_asked(question))
+
+    assert asked("My husband died of prostate cancer from agent orange. I get DIC. Will they take my SBP away because "
+                 "I get DIC?") == ["dic"]
+    # Asked about itself, the exposure stays.
+    assert "agent_orange" in asked("My husband was in Vietnam. Is prostate cancer on the agent orange list?")
+    # A program in the story stays: how the two meet is asked.
+    assert asked("I used up all 36 months of my post 9/11 GI bill. I'm 50% service connected. Can I still use VR&E "
+                 "for a masters degree?") == ["gi_bill_post_911", "vre"]
+
+
 def test_the_row_of_the_grade_of_severity_the_question_names_leads():
     sciatic = [("DC 8520 paralysis of the sciatic nerve is rated in 38 CFR 4.124a:", LEAD),
                ("10% — mild incomplete paralysis", OFF),

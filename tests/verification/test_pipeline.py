@@ -486,6 +486,31 @@ def test_a_missed_or_moved_exam_is_answered_by_the_page_on_missing_one(question)
     assert "reschedule" in result.answer.split(".")[1] or "reschedule" in result.answer.split(".")[0]
 
 
+def test_a_survivor_story_told_with_its_cause_is_answered_on_what_it_asks():
+    # The Agent Orange survivors' page led both: the story's exposure weighed as a benefit asked.
+    result = answer_question(question="my mom remarried at 56 last summer. she was getting DIC since my dad died from "
+                                      "bladder cancer (agent orange, they approved it). does she lose the DIC now that "
+                                      "shes remarried?", use_cache=False)
+    assert result.answer.startswith("A surviving spouse who remarries at age 55 or older can keep receiving DIC")
+    result = answer_question(question="I'm a widow, my husband was a Vietnam vet and died of prostate cancer from agent "
+                                      "orange. I get DIC from the VA. Will they take my SBP away because I get DIC?",
+                             use_cache=False)
+    assert result.citations[0]["chunk_id"] == "dic-sbp-offset"
+
+
+def test_an_asker_still_serving_is_not_answered_by_the_page_for_those_who_left():
+    result = answer_question(question="I've been in the Air Guard 5 years and had two deployments. Can I transfer my "
+                                      "post 9/11 GI bill to my son right now?", use_cache=False)
+    assert result.citations[0]["chunk_id"] == "edu-transfer-eligibility"
+    assert "6 years" in result.answer
+
+
+def test_the_largest_va_loan_asked_is_answered_by_the_entitlement_page():
+    result = answer_question(question="is there a max VA loan amount? looking at a $950k house in california, never "
+                                      "used my VA loan before", use_cache=False)
+    assert result.answer.startswith("Since January 1, 2020, veterans with full entitlement have no VA loan limit")
+
+
 def test_a_misspelled_question_is_read_with_the_knowledge_bases_words():
     # "raiting" was read as a term to define and refused; the question keeps the asker's spelling.
     result = answer_question(question="whats the raiting for ptsd at 50 precent", use_cache=False)

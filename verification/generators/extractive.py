@@ -221,6 +221,15 @@ _STILL_SERVING_RE = re.compile(r"\b(?:still (?:in|on active duty|serving)|on act
                                r"separat\w*|discharg\w*|retir\w*|leav\w*)|memorandum|ides|bdd)\b", re.IGNORECASE)
 _SERVING_TITLE_RE = re.compile(r"\bbefore separation\b|\bdays? left on active duty\b|\bwhile still on active duty\b",
                                re.IGNORECASE)
+# "I've been in the Air Guard 5 years, can I transfer my GI Bill to my son right now": the asker is serving, so a
+# page for those who have left ("Can I transfer my GI Bill after I get out of the military?") is the other case.
+_SERVING_NOW_RE = re.compile(
+    r"\b(?:i'?ve|i have) been (?:in|serving in|with) (?:the )?(?:air |army |national )?(?:guard|reserves?|army|navy|"
+    r"air force|marines?|marine corps|coast guard|space force|military)\b|"
+    r"\b(?:i'?m|i am) (?:currently |still )?(?:on active duty|active duty|in the (?:guard|reserves?|military)|serving)\b|"
+    r"\bstill (?:in|on active duty|serving)\b", re.IGNORECASE)
+_LEFT_TITLE_RE = re.compile(r"\bafter (?:i|you) (?:get|got) out\b|\bafter (?:separation|leaving (?:the )?(?:military|"
+                            r"service))\b", re.IGNORECASE)
 # "About 5 months till I get out": the time left before separation, which picks the BDD page (180 to 90 days
 # before) over the one for fewer than 90 days left, or that one over BDD's.
 _TIME_LEFT_RE = re.compile(
@@ -623,6 +632,7 @@ def extractive_generate(
     refinancing = bool(_REFINANCE_ASKS_RE.search(asked or question))
     own_dates = bool(_OWN_DATES_RE.search(question))
     separated = bool(_SEPARATED_RE.search(question)) and not _STILL_SERVING_RE.search(question)
+    serving = bool(_SERVING_NOW_RE.search(question)) and not separated
     # The question without the asker's own rating; "how do I file for an increase on my knee rating" asks for
     # the way to file, not for the knee's levels, so an apply question asks for no table.
     # The levels come from the question as asked (``asked``), not from the lay terms appended to it: "rated 0% for
@@ -761,6 +771,7 @@ def extractive_generate(
         # "I got out last month": a page for those still serving; "I'm 58, can I still get the pension": a page
         # for survivors; "my claim got denied last week, how do I appeal": not a page for legacy appeals.
         return (separated and bool(_SERVING_TITLE_RE.search(c.title))) or \
+            (serving and bool(_LEFT_TITLE_RE.search(c.title))) or \
             (not survivor_asks and bool(_SURVIVORS_TITLE_RE.search(c.title))) or \
             (not legacy_asks and bool(_LEGACY_TITLE_RE.search(c.title))) or \
             (head_asks and bool(_NOT_HEAD_TITLE_RE.search(c.title))) or \
@@ -2075,6 +2086,11 @@ _SPENT_AFTER_RE = re.compile(r"\s+(?:is|was|are|were|has been|got)\s+(?:all\s+)?
                              r"over|maxed out)\b")
 
 
+# Exposures a death or a condition is told to come from: in a story's sentence, its cause.
+_STORY_CAUSES = frozenset({"agent_orange", "pact_act", "camp_lejeune", "gulf_war_illness", "blue_water_navy"})
+# The sentences a question asks with (ending in "?"), and sentence ends.
+_ASKED_SENTENCE_RE = re.compile(r"[^.?!]*\?")
+_SENTENCE_END_RE = re.compile(r"[.?!](?:\s|$)")
 # A funeral the asker goes to ("my C&P is the same day as my brother's funeral"): an event in the story, not the
 # burial benefit asked about.
 _ATTENDED_BEFORE_RE = re.compile(r"\b(?:same (?:day|date|time|week) as|attend(?:ing)?|go(?:ing)? to|went to|be at|travel(?:ing)? "
@@ -2088,11 +2104,19 @@ def benefits_asked(question: str) -> list:
     used up my GI Bill") or names as an event attended ("the same day as my brother's funeral"): context."""
     from knowledge.extraction import entities_extract
 
-    return [e for e in entities_extract(text=question) if e.type == "benefit"
-            and not re.search(_SPENT_BEFORE_RE.pattern + re.escape(e.text), question, re.IGNORECASE)
-            and not re.search(re.escape(e.text) + _SPENT_AFTER_RE.pattern, question, re.IGNORECASE)
-            and not (e.value in _ATTENDED_BENEFITS
-                     and re.search(_ATTENDED_BEFORE_RE.pattern + re.escape(e.text), question, re.IGNORECASE))]
+    found = [e for e in entities_extract(text=question) if e.type == "benefit"
+             and not re.search(_SPENT_BEFORE_RE.pattern + re.escape(e.text), question, re.IGNORECASE)
+             and not re.search(re.escape(e.text) + _SPENT_AFTER_RE.pattern, question, re.IGNORECASE)
+             and not (e.value in _ATTENDED_BENEFITS
+                      and re.search(_ATTENDED_BEFORE_RE.pattern + re.escape(e.text), question, re.IGNORECASE))]
+    # "My husband died of prostate cancer from Agent Orange. I get DIC. Will they take my SBP away because I get
+    # DIC?": an exposure named only in the story is its cause, context, when the question itself names a benefit.
+    # (Not a program in the story: "I used up my GI Bill. Can I still use VR&E?" asks how the two meet.)
+    asked = " ".join(_ASKED_SENTENCE_RE.findall(question))
+    in_asked = [e for e in found if re.search(rf"\b{re.escape(e.text)}\b", asked, re.IGNORECASE)]
+    if not in_asked or len(_SENTENCE_END_RE.findall(question)) < 2:
+        return found
+    return [e for e in found if e in in_asked or e.value not in _STORY_CAUSES]
 
 
 class ExtractiveGenerator:
