@@ -936,6 +936,9 @@ def test_topics_accept_lists_from_the_database():
         # An SMC level written apart from its letter.
         ("what is SMC S and how do you qualify", "what is SMC S and how do you qualify SMC-S housebound rate"),
         ("smc (k) for ED", "smc (k) for ED SMC-K"),
+        ("is there a max VA loan amount?", "is there a max VA loan amount? VA loan entitlement and loan limits"),
+        ("how much can i borrow with a va loan", "how much can i borrow with a va loan VA loan entitlement and loan limits"),
+        ("what is the max funding fee on a va loan", "what is the max funding fee on a va loan"),
     ],
 )
 def test_lay_terms_expand_adds_the_schedules_word(text, expanded):
