@@ -1974,6 +1974,9 @@ def test_the_branch_of_an_age_rule_that_fits_the_askers_age_leads():
     assert generate(younger, {1: remarriage}, {1: 0.7}).text.startswith("A surviving spouse who remarries before age 55")
     rated = "I'm 60 for my back, would my wife lose CHAMPVA if she remarries?"
     assert generate(rated, {1: remarriage}, {1: 0.7}).text.startswith("A surviving spouse who remarries before age 55")
+    # The age the remarriage happens at is the age the rule turns on.
+    at_56 = "widow here, husband died of service connected heart disease. if I remarry at 56 do I lose champva?"
+    assert generate(at_56, {1: remarriage}, {1: 0.7}).text.startswith("A surviving spouse who remarries at age 55 or older")
 
 
 def test_a_closed_benefit_is_answered_by_the_page_on_the_one_that_replaced_it():

@@ -1503,7 +1503,10 @@ _ASKER_AGE_RE = re.compile(
     r"\b(?:i'?m|im|i am|i turn(?:ed)?|i'?ll be|i will be|i just turned|aged?)\s+(?:now\s+)?(?P<age>[1-9]\d)\b"
     r"(?!\s*(?:%|percent|per cent|for|on|in (?:my|the)|sc\b|service|rated|combined|disabled|p&t|p and t|"
     r"and (?:\d|p&t|permanent)|,\s*\d))"
-    r"|\b(?P<age2>[1-9]\d)\s*(?:years?|yrs?)[- ]old\b|\b(?P<age3>[1-9]\d)\s*(?:yo|y/o)\b",
+    r"|\b(?P<age2>[1-9]\d)\s*(?:years?|yrs?)[- ]old\b|\b(?P<age3>[1-9]\d)\s*(?:yo|y/o)\b"
+    # The age an event the rule turns on happens at: "if I remarry at 56", "she remarried at age 57".
+    r"|\b(?:remarr(?:y|ies|ied|ying)|marr(?:y|ies|ied|ying)|get(?:ting)? (?:re)?married)\s+(?:at|at age|when i'?m)\s+"
+    r"(?P<age4>[1-9]\d)\b",
     re.IGNORECASE)
 # An age a rule's branch turns on: "remarries at age 55 or older", "before age 55", "age 80 or younger".
 _AGE_BRANCH_RE = re.compile(
@@ -1521,7 +1524,8 @@ def _fitting_age_first(chosen: list[Unit], question: str) -> list[Unit]:
     whose age branches all fit the asker's age leads, unless the opening one does already; one with branches
     either way (the rule and its exception in one sentence) decides nothing.
     """
-    ages = {int(m.group("age") or m.group("age2") or m.group("age3")) for m in _ASKER_AGE_RE.finditer(question)}
+    ages = {int(m.group("age") or m.group("age2") or m.group("age3") or m.group("age4"))
+            for m in _ASKER_AGE_RE.finditer(question)}
     if not chosen or len(ages) != 1 or not _YES_NO_RE.search(question):
         return chosen
     age = ages.pop()
