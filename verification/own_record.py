@@ -84,7 +84,9 @@ def own_record_patterns_get() -> dict[str, re.Pattern[str]]:
 # "My claim status says 'preparation for notification', what does that mean": the asker has read their record
 # and asks what its words mean, which the pages on the claim's steps answer.
 _MEANING_ASKED_RE = re.compile(r"\b(?:says?|said|shows?|showing|showed|reads|changed to|moved to|went to|is in|is at)\b"
-                               r"[^?!]{1,80}\bwhat (?:does|do|did|is) (?:that|this|it|those|these)(?: status| step)? mean")
+                               r"[^?!]{1,80}\bwhat (?:does|do|did|is) (?:that|this|it|those|these)(?: status| step)? mean"
+                               # "What does preparation for notification mean on my claim status": a step named.
+                               r"|\bwhat (?:does|do) (?!my\b|our\b)[\w' ]{1,50}? mean\b")
 
 
 def own_record_kind(*, question: str) -> str | None:

@@ -72,6 +72,7 @@ from verification.own_record import (
         ("why was my va deposit 143 dollars less this month than last month??", KIND_PAYMENT),
         ("I uploaded my buddy statement on va.gov yesterday, did the VA get it? can you confirm its in my file",
          KIND_DOCUMENTS),
+        ("did my buddy Mike Delgado get approved for his PTSD claim? he filed back in march", KIND_SOMEONE_ELSE),
     ],
 )
 def test_questions_about_the_askers_own_record_are_recognised(question, kind):
@@ -107,6 +108,7 @@ def test_questions_about_the_askers_own_record_are_recognised(question, kind):
     "when does the gi bill housing payment usually come each month",
     "what's my current rating if I add a 30 for my back",
     "whats my current combined rating with a 50 and a 30",
+    "what does preparation for notification mean on my claim status? is that good or bad",
 ])
 def test_general_questions_are_not_about_the_askers_record(question):
     assert own_record_kind(question=question) is None
