@@ -225,12 +225,16 @@ OTHER_AGENCY_QUESTIONS = [
      "lawyer", COURTS),
     ("I want my house to go to my daughter, not my current wife. Can I write my own will or do I need a lawyer?", COURTS),
     ("My accountant says I can't put money in an IRA because my only income is my VA disability. Is he right?", IRS),
+    ("can i get a va loan for a food truck business", SBA),
+    ("how do i start a small business as a veteran", SBA),
     ("I'm a federal employee now (USPS) after 6 years in the Air Force. Can I buy back my military time?", OPM),
     ("I'm a reservist and a federal employee at the IRS. Does my agency have to give me paid military leave for drill?",
      OPM),
 ]
 
 MEDICAL_ADVICE_QUESTIONS = [
+    "how do i lose 30 pounds before my pt test",
+    "what should i eat to lower my blood pressure",
     "chest feels real tight and my left arm is kinda numb, been like 20 min. probably just my anxiety right?",
     "can i take ibuprofen with my meloxicam? the VA gave me meloxicam for my back",
     "is it normal for my knee to click and pop when i go up stairs? it doesnt hurt",
@@ -299,6 +303,7 @@ CRISIS_QUESTIONS = [
 ]
 
 CHIT_CHAT_QUESTIONS = [
+    "when was the va founded",
     "whats the capital of australia lol my buddy from the legion swears its sydney",
     "what year did the gulf war start and who was president? my brother in law says Clinton",
     "how many miles is it driving from fort bragg to camp lejeune",
@@ -433,6 +438,11 @@ IN_SCOPE_QUESTIONS = [
 
 
 OUTSIDE_BENEFITS_QUESTIONS = [
+    "are veterans allowed to park free at the airport",
+    "how do i get into the va hospital parking garage",
+    "who is my congressman",
+    "what's a good online college for veterans",
+    "can you help me write a thank you note to my va nurse",
     # Advice a VA word does not make a benefit: agents, neighbourhoods, majors, job hunting, money, plans, pets.
     "Any recommendations for a good realtor in San Antonio who actually knows VA loans?",
     "We're buying with a VA loan. Which neighborhoods are the safest near Fort Carson?",
@@ -566,6 +576,8 @@ OUTSIDE_BENEFITS_QUESTIONS = [
     "can you write my college admissions essay about my deployment to afghanistan",
 ]
 NEAR_DOMAIN_IN_SCOPE = [
+    "can VR&E help me start my own business",
+    "how many months of GI Bill do I get",
     "is it normal for my claim to take 8 months",
     "which is better, a higher level review or a supplemental claim",
     "what rating does VA give for sleep apnea if the doctor says i need a CPAP",
@@ -708,6 +720,8 @@ OUTCOME_PREDICTION_QUESTIONS = [
     "is the VA going to cut the tinnitus rating in the new schedule? should i file now or wait",
     "do you think VA is going to cut the ratings for sleep apnea? the 50% for a CPAP is going away",
     "where do u think mortgage rates will be by next spring? trying to time when to use my va loan",
+    "how many veterans are homeless in the us",
+    "how many va hospitals are there",
 ]
 
 
