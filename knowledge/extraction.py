@@ -158,24 +158,52 @@ def _topics_index(topics: tuple[tuple[str, tuple[str, ...]], ...]) -> _PhraseInd
 
 # A schedule name shorter than this is too generic to stand for one code ("Ulcer.").
 CONDITION_NAME_MIN_CHARS = 6
+# Names the schedule gives one code that veterans use for another too: degenerative arthritis is DC 5003, but in
+# the back or neck it is the spine's DC 5242 ("degenerative arthritis in my lower back, bending 70 degrees").
+AMBIGUOUS_CONDITION_NAMES = frozenset({"degenerative arthritis"})
 
 
 def condition_names_build(*, codes: Iterable[tuple[str, str]]) -> dict[str, str]:
     """Return the rating schedule's condition names that each name one diagnostic code, lower case → code.
 
     ``codes`` are (code, name) pairs as in 38 CFR Part 4 ("9432", "Bipolar disorder"). Names the schedule
-    gives several codes ("Neuritis.", "Paralysis of"), names of removed codes, and names written as an
-    index entry ("Leg, limitation of flexion of") are left out: they do not say which code a question means.
+    gives several codes ("Neuritis.", "Paralysis of") and names of removed codes are left out: they do not say
+    which code a question means. A name written as an index entry is read as veterans write it
+    (``_name_variants``: "Hernia, ventral, postoperative" → "ventral hernia").
     """
     by_name: dict[str, set[str]] = {}
     for code, name in codes:
-        if "removed" in name.lower() or any(mark in name for mark in ",:()[]"):
+        if "removed" in name.lower():
             continue
-        for part in name.split(";"):
-            key = " ".join(_TOKEN_RE.findall(part.lower()))
-            if len(key) >= CONDITION_NAME_MIN_CHARS:
-                by_name.setdefault(key, set()).add(code)
+        for variant in _name_variants(name):
+            for part in variant.split(";"):
+                key = " ".join(_TOKEN_RE.findall(part.lower()))
+                if len(key) >= CONDITION_NAME_MIN_CHARS and key not in AMBIGUOUS_CONDITION_NAMES:
+                    by_name.setdefault(key, set()).add(code)
     return {name: next(iter(found)) for name, found in by_name.items() if len(found) == 1}
+
+
+def _name_variants(name: str) -> list[str]:
+    """The schedule's name as a veteran writes it: its qualifier in parentheses left off ("Wrist replacement
+    (prosthesis)." → "wrist replacement"), an index entry turned round ("Hernia, ventral" → "ventral hernia",
+    "Bladder, injury of" → "injury of bladder" and "bladder injury", "Hernia, ventral, postoperative" → "ventral
+    hernia"), "infection" left off a disease's name. A name of other shapes gives none."""
+    base = re.sub(r"\s*\([^()]*\)", "", name).strip().rstrip(".").strip()
+    if any(mark in base for mark in ":()[]"):
+        return []
+    parts = [p.strip() for p in base.split(",")]
+    if not all(parts) or len(parts) > 3:
+        return []
+    if len(parts) == 1:
+        # "West Nile virus infection" is asked as "West Nile virus".
+        return [base, base.removesuffix(" infection")] if base.endswith(" infection") else [base]
+    head, rest = parts[0], parts[1]
+    if len(parts) == 3:  # "Hernia, ventral, postoperative" → "postoperative ventral hernia", "ventral hernia"
+        return [f"{parts[2]} {rest} {head}", f"{rest} {head}"]
+    if rest.endswith(" of"):
+        return [f"{rest} {head}", f"{head} {rest[:-3]}"]
+    # "Laryngectomy, total": the operation is asked by its name alone.
+    return [f"{rest} {head}", head] if rest in ("total", "complete") else [f"{rest} {head}"]
 
 
 @functools.lru_cache(maxsize=16)

@@ -951,13 +951,24 @@ def test_condition_names_name_one_code_each():
     names = condition_names_build(codes=[
         ("9432", "Bipolar disorder"), ("9411", "Posttraumatic stress disorder"),
         ("8620", "Neuritis."), ("8621", "Neuritis."),  # one name, several codes: says nothing
-        ("5260", "Leg, limitation of flexion of"),  # an index entry, not a name
         ("7622", "Displacement of uterus [removed]"),
         ("9416", "Dissociative amnesia; dissociative identity disorder"),
         ("7301", "Ulcer"),  # too short to stand for one code
+        # As veterans write them: an index entry turned round, a qualifier in parentheses left off, "infection"
+        # left off, an operation by its name alone.
+        ("7339", "Hernia, ventral, postoperative"), ("7517", "Bladder, injury of"),
+        ("5053", "Wrist replacement (prosthesis)."), ("6335", "West Nile virus infection"), ("6518", "Laryngectomy, total."),
+        # A name two codes share after the qualifier is left off says nothing.
+        ("7123", "Soft tissue sarcoma (of vascular origin)"), ("8540", "Soft tissue sarcoma (of neurogenic origin)"),
+        ("9999", "Knee: see the note: here"),  # of no shape the variants know
+        ("5003", "Arthritis, degenerative (hypertrophic or osteoarthritis)"),  # the spine's is DC 5242
     ])
     assert names == {"bipolar disorder": "9432", "posttraumatic stress disorder": "9411",
-                     "dissociative amnesia": "9416", "dissociative identity disorder": "9416"}
+                     "dissociative amnesia": "9416", "dissociative identity disorder": "9416",
+                     "postoperative ventral hernia": "7339", "ventral hernia": "7339",
+                     "injury of bladder": "7517", "bladder injury": "7517", "wrist replacement": "5053",
+                     "west nile virus infection": "6335", "west nile virus": "6335",
+                     "total laryngectomy": "6518", "laryngectomy": "6518"}
 
 
 def test_a_named_condition_is_its_diagnostic_code():

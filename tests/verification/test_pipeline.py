@@ -511,6 +511,16 @@ def test_the_largest_va_loan_asked_is_answered_by_the_entitlement_page():
     assert result.answer.startswith("Since January 1, 2020, veterans with full entitlement have no VA loan limit")
 
 
+@pytest.mark.parametrize("question", [
+    "what rating do you get for a wrist replacement",  # answered with the hip replacement's table
+    "how is a ventral hernia rated",  # answered with the hiatal hernia's
+    "whats the rating for a laryngectomy",  # answered with chronic laryngitis's
+])
+def test_a_condition_the_schedule_names_in_an_index_entry_and_no_source_covers_is_refused(question):
+    result = answer_question(question=question, use_cache=False)
+    assert result.refused, result.answer
+
+
 def test_a_misspelled_question_is_read_with_the_knowledge_bases_words():
     # "raiting" was read as a term to define and refused; the question keeps the asker's spelling.
     result = answer_question(question="whats the raiting for ptsd at 50 precent", use_cache=False)
