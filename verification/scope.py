@@ -75,6 +75,13 @@ SCOPE_MESSAGE_MEDICAL_ADVICE = (
     "ask your VA or other health care provider. If it's an emergency, call 911 or go to the nearest "
     "emergency room. I can help with questions about VA benefits and health care eligibility."
 )
+# Symptoms happening now (chest pain and a numb arm, blood coughed up): 911 first, before anything else.
+SCOPE_MESSAGE_URGENT_MEDICAL = (
+    "If this is happening now, such as chest pain or pressure, numbness in an arm or the face, trouble breathing or "
+    "coughing up blood, call 911 or go to the nearest emergency room now, and don't drive yourself. I can't tell "
+    "you what a symptom means or whether it can wait. Once you're safe, your VA or other health care provider can "
+    "help, and I can answer questions about VA benefits and health care eligibility."
+)
 SCOPE_MESSAGE_CHIT_CHAT = (
     "I can only help with questions about VA benefits, such as disability ratings, claims and appeals, the "
     "GI Bill, CHAMPVA, VA pension and VA health care. What would you like to know?"
@@ -85,8 +92,9 @@ SCOPE_MESSAGE_OUTSIDE_BENEFITS = (
     "you live in, pension, CHAMPVA and VA health care."
 )
 SCOPE_MESSAGE_OUTCOME_PREDICTION = (
-    "I can't predict how VA or the Board will decide a particular claim or appeal, or what Congress will do, and "
-    "my sources hold no approval rates, live wait times or views on individual judges or examiners, so I won't "
+    "I can't predict how VA or the Board will decide a particular claim or appeal, what Congress or VA will change, "
+    "or next year's rates, and my sources hold no approval rates, live figures or views on individual judges or "
+    "examiners, so I won't "
     "guess. An accredited Veterans Service Organization (VSO) representative can review your file for free. I can "
     "explain how each review option works, its deadlines and what evidence VA looks at."
 )
@@ -106,6 +114,15 @@ class ScopeDecision:
     agency: str = ""
     handler: str = ""
     matched: str = ""
+    # A symptom asked about as if it might be urgent: the medical category, with the message that says 911 first.
+    urgent: bool = False
+
+    @property
+    def message(self) -> str | None:
+        """The category's own words, when it has them (crisis, medical advice, chit-chat, ...)."""
+        if self.urgent:
+            return SCOPE_MESSAGE_URGENT_MEDICAL
+        return CATEGORY_MESSAGES.get(self.category)
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,9 +266,9 @@ def _normalise(question: str) -> str:
     return _WHITESPACE_RE.sub(" ", question.translate(_APOSTROPHES).casefold()).strip()
 
 
-def _medical_advice(matched: str) -> ScopeDecision:
+def _medical_advice(matched: str, *, urgent: bool = False) -> ScopeDecision:
     return ScopeDecision(in_scope=False, category=CATEGORY_MEDICAL_ADVICE, handler=MEDICAL_ADVICE_HANDLER,
-                         matched=matched)
+                         matched=matched, urgent=urgent)
 
 
 def scope_check(*, question: str, tables: ScopeTables | None = None) -> ScopeDecision:
@@ -278,9 +295,12 @@ def scope_check(*, question: str, tables: ScopeTables | None = None) -> ScopeDec
 
     # "Is chest pain when I climb stairs serious", "is my tinnitus getting louder a sign of a stroke": whatever
     # condition it names, the answer is a clinician's, and the message says where to go in an emergency.
-    urgent = rules.urgent_medical.search(text) or rules.medical_outright.search(text)
+    urgent = rules.urgent_medical.search(text)
     if urgent:
-        return _medical_advice(urgent.group(0))
+        return _medical_advice(urgent.group(0), urgent=True)
+    medical = rules.medical_outright.search(text)
+    if medical:
+        return _medical_advice(medical.group(0))
 
     outside = rules.outside_benefits.search(text)
     if outside:

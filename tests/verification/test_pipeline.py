@@ -277,6 +277,18 @@ def test_a_forecast_of_an_appeal_gets_the_no_prediction_message_not_the_review_r
     assert result.answer == SCOPE_MESSAGE_OUTCOME_PREDICTION and result.citations == []
 
 
+def test_a_symptom_happening_now_gets_911_first_and_a_dose_gets_the_medical_message():
+    from verification.scope import SCOPE_MESSAGE_MEDICAL_ADVICE, SCOPE_MESSAGE_URGENT_MEDICAL
+
+    result = answer_question(question="chest feels real tight and my left arm is kinda numb, been like 20 min. probably "
+                                      "just my anxiety acting up right?", use_cache=False)
+    assert result.refused and result.answer == SCOPE_MESSAGE_URGENT_MEDICAL
+    assert result.answer.startswith("If this is happening now") and "call 911" in result.answer.split(".")[0]
+    result = answer_question(question="can i take ibuprofen with my meloxicam? the VA gave me meloxicam for my back",
+                             use_cache=False)
+    assert result.refused and result.answer == SCOPE_MESSAGE_MEDICAL_ADVICE
+
+
 def test_interaction_with_another_agency_stays_in_scope():
     result = answer_question(question="Does CHAMPVA work with Medicare?")
     assert result.refusal_reason != "out_of_scope"

@@ -918,6 +918,14 @@ def test_a_broken_scope_file_names_the_entry(tmp_path):
         scope_tables_load(path=path)
 
 
+def test_a_symptom_asked_as_urgent_is_marked_for_the_911_message():
+    urgent = scope_check(question="having bad chest pain right now and my left arm feels numb")
+    dose = scope_check(question="VA gave me 300mg gabapentin. Is it safe if I take 600 at a time?")
+    assert urgent.category == dose.category == CATEGORY_MEDICAL_ADVICE
+    assert urgent.urgent and not dose.urgent
+    assert urgent.message.startswith("If this is happening now") and dose.message == CATEGORY_MESSAGES[dose.category]
+
+
 def test_a_forecast_of_what_congress_will_do_gets_a_message_that_speaks_of_it():
     decision = scope_check(question="Is Congress actually going to pass the Major Richard Star Act this year?")
     assert decision.category == CATEGORY_OUTCOME_PREDICTION

@@ -98,8 +98,8 @@ def scope(state: AnswerState) -> AnswerState:
         return replace(state, scope=decision, decision="in_scope")
     state = replace(state, scope=decision)
     why = f"out_of_scope:{decision.category}"
-    if decision.category in CATEGORY_MESSAGES:  # crisis, medical advice, chit-chat: their own words
-        return refused(state, Refusal(reason="out_of_scope", message=CATEGORY_MESSAGES[decision.category]), why)
+    if decision.message:  # crisis, medical advice (911 first when urgent), chit-chat: their own words
+        return refused(state, Refusal(reason="out_of_scope", message=decision.message), why)
     detail = {"handler": decision.handler} if decision.handler else None
     return refused(state, refusal_build(reason="out_of_scope", detail=detail), why)
 
