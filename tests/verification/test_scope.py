@@ -576,6 +576,12 @@ OUTSIDE_BENEFITS_QUESTIONS = [
     "can you write my college admissions essay about my deployment to afghanistan",
 ]
 NEAR_DOMAIN_IN_SCOPE = [
+    # Near the dose, lawsuit and advice phrases, still benefits questions.
+    "is it ok to take a part time job while on TDIU",
+    "can I take 12 credits at once with the GI bill",
+    "who is my representative for my VA claim",
+    "who gets the burial flag",
+    "the examiner wrote less likely than not, what do you think that means",
     "can VR&E help me start my own business",
     "how many months of GI Bill do I get",
     "is it normal for my claim to take 8 months",
