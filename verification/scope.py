@@ -22,7 +22,7 @@ so the rules lean to "in scope":
 
 Before 2, near-domain questions outside benefits (personal life, the fantastic, luxury purchases) refuse
 even with a benefit word in them: "can I use the GI Bill on the Moon" has no benefits answer; so do questions
-about the assistant itself, requests to drop its rules, and opinions or jokes asked of it.
+about the assistant itself, a false claim to coach, and opinions or jokes asked of it.
 
 Decisions recorded here, where the brief left them open:
 - Discharge upgrades and military-record corrections refuse: the service's Discharge Review Board or Board
@@ -305,7 +305,7 @@ def scope_check(*, question: str, tables: ScopeTables | None = None) -> ScopeDec
     outside = rules.outside_benefits.search(text)
     if outside:
         return ScopeDecision(in_scope=False, category=CATEGORY_OUTSIDE_BENEFITS, matched=outside.group(0))
-    # "What AI model are you, are you official VA", "ignore your instructions": about the assistant, not a benefit.
+    # "What AI model are you, are you official VA": about the assistant, not a benefit.
     chat = rules.chit_chat_outright.search(text)
     if chat:
         return ScopeDecision(in_scope=False, category=CATEGORY_CHIT_CHAT, matched=chat.group(0))
