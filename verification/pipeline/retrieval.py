@@ -15,6 +15,7 @@ from knowledge.embeddings.base import EmbeddingError
 from knowledge.extraction import benefit_names_expand, entities_extract, lay_terms_expand
 from knowledge.patterns import dc_codes_find
 from verification.generators import EXTRACTIVE
+from verification.generators.extractive import levels_asked
 from verification.layers.citations import content_words, source_words
 from verification.layers.confidence import answer_confidence, confidence_assess
 from verification.layers.refusal import refusal_build
@@ -277,9 +278,8 @@ def _with_rare_word_source(
 
 
 # A rating formula split into one chunk per level ("Mental disorders 70 percent level (General Rating Formula,
-# 38 CFR 4.130)"), and a level as askers write it ("70%", "70 percent").
+# 38 CFR 4.130)").
 _LEVEL_CHUNK_TITLE_RE = re.compile(r"^(?P<family>.+?) (?P<levels>\d{1,3}(?: and \d{1,3})*) percent levels? (?P<tail>\(.+\))$")
-_LEVEL_ASKED_RE = re.compile(r"(?<![\d.$])(\d{1,3})\s?(?:%|percent\b)", re.IGNORECASE)
 
 
 def _with_level_asked(state: AnswerState, hits: list[kb.ChunkHit]) -> list[kb.ChunkHit]:
@@ -290,7 +290,7 @@ def _with_level_asked(state: AnswerState, hits: list[kb.ChunkHit]) -> list[kb.Ch
     retrieved the 10 and 30 percent chunks of the mental disorders formula, and the answer led with the lowest
     levels; the 70 percent chunk holds what was asked.
     """
-    written = {int(level) for level in _LEVEL_ASKED_RE.findall(state.text) if 0 < int(level) <= 100}
+    written = {level for level in levels_asked(state.text) if level > 0}  # the generator's reading of the levels
     families: dict[tuple[str, str, str], set[int]] = {}
     for hit in hits:
         if match := _LEVEL_CHUNK_TITLE_RE.match(hit.title):
