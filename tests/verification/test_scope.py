@@ -576,6 +576,7 @@ OUTSIDE_BENEFITS_QUESTIONS = [
     "can you write my college admissions essay about my deployment to afghanistan",
 ]
 NEAR_DOMAIN_IN_SCOPE = [
+    "I missed my C&P exam last week, will my claim be denied?",
     # Near the dose, lawsuit and advice phrases, still benefits questions.
     "is it ok to take a part time job while on TDIU",
     "can I take 12 credits at once with the GI bill",
