@@ -1110,6 +1110,13 @@ def test_a_question_for_the_highest_level_opens_with_the_tables_top_level():
     text = extractive_generate(question="is 40% the max for a back", question_vector=QUESTION_VECTOR,
                                chunks=chunks, units={1: spine}, chunk_types={1: "rating_table"}).text
     assert text.startswith("The highest rating for DCs 5235 to 5243 is 100% [1].") and "- 20%" in text, text
+    # A source that says the highest itself ("short of the entire spine frozen, the neck's highest is 40
+    # percent") is read, not the 100% row, which is the whole spine's.
+    stated = [*spine, ("Short of the entire spine frozen in place, the back's highest level is 40 percent.", OFF)]
+    text = extractive_generate(question="whats the max rating for my back", question_vector=QUESTION_VECTOR,
+                               chunks=chunks, units={1: stated}, chunk_types={1: "rating_table"}).text
+    assert text.startswith("Short of the entire spine frozen in place, the back's highest level is 40 percent [1].")
+    assert "The highest rating" not in text and "- 20%" in text, text
     # "Is there even a higher level or is that as high as it goes": the whole table and its top.
     text = extractive_generate(question="i got 20% for my back, is there even a higher level or is that as high as it goes",
                                question_vector=QUESTION_VECTOR, chunks=chunks, units={1: spine},

@@ -1783,8 +1783,13 @@ def _highest_stated(chosen: list[Unit], units: list[Unit], chunk: SourceChunk) -
     covers (the leg amputation table's 90% is not its DC 5165's), else "under DC N" when it is one code's."""
     levels = [int(n) for u in units if _ROW_RE.match(u.text)
               for n in _ROW_PERCENT_RE.findall(u.text.split(" — ", 1)[0])]
-    if not levels or any(_HIGHEST_RE.search(u.text) for u in chosen if not _ROW_RE.match(u.text)):
-        return chosen  # (nor when the source says its maximum itself: _stated_highest_first puts that first)
+    if not levels:
+        return chosen
+    # Nor when the source says its maximum itself ("short of the whole spine fused, the highest for the neck is
+    # 40 percent": the 100% row is not the neck's): _stated_highest_first puts that sentence first.
+    stated = next((u for u in units if not _ROW_RE.match(u.text) and _HIGHEST_RE.search(u.text)), None)
+    if stated is not None:
+        return chosen if stated in chosen else [stated, *chosen]
     # The codes its title gives (the spine formula's "DCs 5235 to 5243", which the citation check finds in it),
     # else its own code, else the one code its text names.
     titled = sorted(set(dc_codes_find(chunk.title)))
