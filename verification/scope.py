@@ -61,7 +61,7 @@ CRISIS_AGENCY = "Veterans Crisis Line"
 CRISIS_HANDLER = "the Veterans Crisis Line (dial 988 then press 1, or text 838255)"
 MEDICAL_ADVICE_HANDLER = "your VA or other health care provider"
 
-# Handlers are noun phrases: verification.layers.refusal fills "a program run by {handler}, not VA" with
+# Handlers are noun phrases: verification.layers.refusal fills "a program run by {handler}, not a VA benefit" with
 # them, and cuts echoed detail at 80 characters (MAX_ECHO_CHARS), so each stays under that.
 # That template fits other_agency only; the three messages below are for the other categories.
 SCOPE_MESSAGE_CRISIS = (

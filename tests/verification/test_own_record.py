@@ -73,6 +73,8 @@ from verification.own_record import (
         ("I uploaded my buddy statement on va.gov yesterday, did the VA get it? can you confirm its in my file",
          KIND_DOCUMENTS),
         ("did my buddy Mike Delgado get approved for his PTSD claim? he filed back in march", KIND_SOMEONE_ELSE),
+        ("my knee claim has been sitting in evidence gathering for 3 months, what is holding it up", KIND_CLAIM_STATUS),
+        ("whats holding up my appeal? its been a year", KIND_CLAIM_STATUS),
     ],
 )
 def test_questions_about_the_askers_own_record_are_recognised(question, kind):

@@ -230,6 +230,14 @@ OTHER_AGENCY_QUESTIONS = [
     ("I'm a federal employee now (USPS) after 6 years in the Air Force. Can I buy back my military time?", OPM),
     ("I'm a reservist and a federal employee at the IRS. Does my agency have to give me paid military leave for drill?",
      OPM),
+    ("im 64 with a 60% rating from VA, whats the best age to start my social security, 64 or wait till 70", SSA),
+    ("do I pay a late enrollment penalty for medicare if I only used the VA clinic after 65", MEDICARE),
+    ("I'm 100% P&T and my wife works, can we get the earned income credit on our return", IRS),
+    ("can my GI Bill or VA loan pay the franchise fee for a pizza place I want to open", SBA),
+    ("my ex says the judge will give her half my VA disability in the divorce, can the court split it", COURTS),
+    ("is the VA a decent employer for a respiratory therapist? thinking of applying at the Tampa VA", HIRING),
+    ("what do VA pharmacists make compared to CVS", HIRING),
+    ("I'm a retired nurse and want to become a nurse at the VA part time, is it worth it", HIRING),
 ]
 
 MEDICAL_ADVICE_QUESTIONS = [
@@ -268,6 +276,8 @@ MEDICAL_ADVICE_QUESTIONS = [
     "how much tylenol is too much",
     "can i take prazosin and melatonin together to sleep",
     "Should I go to the ER for chest pain?",
+    "my VA doctor has me on trazodone for sleep, is it ok if I have a couple of drinks with it on a friday",
+    "the VA prescribed me meloxicam but it barely works, can i just double it until my appointment",
     "whats the best over the counter cream for a psoriasis flare on my elbows? the steroid one isnt doing much",
     "VA surgeon says I can do the hernia mesh repair now or watch and wait. which one would you pick if you were me?",
     "i take 800mg ibuprofen 3 times a day for my knees. is that too much? should I switch to something else",
@@ -574,6 +584,10 @@ OUTSIDE_BENEFITS_QUESTIONS = [
     "is the VA the worst run agency in the government? honest opinion",
     "whats the best VA approved mattress for back pain",
     "can you write my college admissions essay about my deployment to afghanistan",
+    "I'd love to volunteer at my local VA, how do I sign up",
+    "how can I donate my dad's old wheelchair to the VA hospital",
+    "which VA medical center is the best for cancer care in the northeast",
+    "my daughter wants to enlist in the Army and her dad's PTSD scares me. how do I talk her out of it",
 ]
 NEAR_DOMAIN_IN_SCOPE = [
     "I missed my C&P exam last week, will my claim be denied?",
@@ -706,6 +720,19 @@ NEAR_DOMAIN_IN_SCOPE = [
     "is my va disability taxable if i also get military retired pay",
     "will i lose my pension if i win the lottery",
     "how long does the board take to decide an appeal",
+    # Near the VA-as-employer, volunteering, dose, divorce and forecast phrases added with them.
+    "I work as a nurse at the VA, can I still file a disability claim for my back",
+    "Does volunteering at the VA hospital count as work for TDIU?",
+    "I'm 30% for PTSD, can I increase it?",
+    "what can I expect for a pay increase when I go from 50 to 70",
+    "can the judge give me a higher rating at my board hearing",
+    "will the va raise my pay if I add my daughter next month",
+    "can my ex get part of my VA disability after the divorce",
+    "will a job at the VA affect my TDIU",
+    "does my social security retirement count as income for VA pension",
+    "can alcohol use disorder be service connected secondary to PTSD",
+    "I'm on CHAMPVA, is there a Medicare part B late enrollment penalty",
+    "can I use VR&E self-employment to buy a franchise",
 ]
 
 
@@ -729,6 +756,8 @@ OUTCOME_PREDICTION_QUESTIONS = [
     "where do u think mortgage rates will be by next spring? trying to time when to use my va loan",
     "how many veterans are homeless in the us",
     "how many va hospitals are there",
+    "what's your prediction for next year's COLA, will it beat inflation",
+    "is the VA going to raise disability rates more than 2% next December",
 ]
 
 

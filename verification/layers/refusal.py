@@ -44,7 +44,7 @@ REFUSAL_OUT_OF_SCOPE = (
     "answer it. " + _WHERE_HELP_IS
 )
 REFUSAL_OUT_OF_SCOPE_WITH_HANDLER = (
-    "This question is about a program run by {handler}, not VA, so my VA benefits sources can't answer it. "
+    "This question is about a program run by {handler}, not a VA benefit, so my VA benefits sources can't answer it. "
     "Please contact them directly. For VA benefits, you can call VA at "
     + VA_BENEFITS_PHONE
     + " or ask an accredited Veterans Service Organization (VSO) representative."

@@ -53,7 +53,7 @@ def test_out_of_scope_names_who_handles_it():
     )
 
     assert result.message.startswith(
-        "This question is about a program run by the Social Security Administration (ssa.gov), not VA"
+        "This question is about a program run by the Social Security Administration (ssa.gov), not a VA benefit"
     )
     assert "Please contact them directly." in result.message
 
