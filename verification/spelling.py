@@ -25,6 +25,10 @@ _CONTRACTIONS = frozenset(
     "whats thats theres heres wheres whos hows lets youre theyre weve youve theyve ive im ill id".split()
 )
 
+# Everyday words the model's vocabulary lacks that sit one edit from a corpus word: "its my left arm and im a
+# righty" is the dominant hand, not "right".
+_EVERYDAY = frozenset("righty lefty righties lefties".split())
+
 
 def spelling_correct(*, text: str, corpus_words: Mapping[str, int], known: frozenset[str] | set[str]) -> str:
     """Return ``text`` with each misspelled word replaced by the corpus word one edit away (in lower case)."""
@@ -37,7 +41,8 @@ def spelling_correct(*, text: str, corpus_words: Mapping[str, int], known: froze
 
 
 def _correction(word: str, corpus_words: Mapping[str, int], known) -> str | None:
-    if len(word) < MIN_CORRECTED_LENGTH or word in corpus_words or word in known or word in _CONTRACTIONS:
+    if len(word) < MIN_CORRECTED_LENGTH or word in corpus_words or word in known or word in _CONTRACTIONS \
+            or word in _EVERYDAY:
         return None
     candidates = [w for w in _edits(word) if w in corpus_words]
     if any(_inflection_of(word, w) for w in candidates):

@@ -836,7 +836,7 @@ def test_topics_accept_lists_from_the_database():
         ("I'm 100% for PTSD and my other conditions add up to 60%, anything extra?",
          "I'm 100% for PTSD and my other conditions add up to 60%, anything extra? SMC-S housebound rate 100% plus 60%"),
         ("I have ED from my diabetes meds, rated 0%",
-         "I have ED from my diabetes meds, rated 0% special monthly compensation SMC-K loss of use of a creative organ"),
+         "I have ED from my diabetes meds, rated 0% special monthly compensation SMC-K loss of use of a creative organ erectile dysfunction"),
         ("they sent me to the ED visit desk", "they sent me to the ED visit desk"),
         ("how is erectile dysfunction rated", "how is erectile dysfunction rated"),
         ("VA has me at 70 percent now, what priority group does that make me",
@@ -935,7 +935,16 @@ def test_topics_accept_lists_from_the_database():
          "fight this and how long do I have? VA decision reviews under the AMA: three options"),
         # An SMC level written apart from its letter.
         ("what is SMC S and how do you qualify", "what is SMC S and how do you qualify SMC-S housebound rate"),
-        ("smc (k) for ED", "smc (k) for ED SMC-K"),
+        ("smc (k) for ED", "smc (k) for ED SMC-K erectile dysfunction"),
+        # ED in capitals is erectile dysfunction; a name or an emergency department visit is not.
+        ("I have ED from my blood pressure meds", "I have ED from my blood pressure meds erectile dysfunction"),
+        ("my buddy ed says I should file", "my buddy ed says I should file"),
+        ("I went to the ED visit last night", "I went to the ED visit last night"),
+        # Hemorrhoids as typed, three letters from the word.
+        ("whats the most VA gives for hemroids", "whats the most VA gives for hemroids hemorrhoids"),
+        # A medicine taken every day: the schedule's "continuous medication".
+        ("on zoloft every day for depression, is it just 0%",
+         "on zoloft every day for depression, is it just 0% continuous medication"),
         ("is there a max VA loan amount?", "is there a max VA loan amount? VA loan entitlement and loan limits"),
         ("how much can i borrow with a va loan", "how much can i borrow with a va loan VA loan entitlement and loan limits"),
         ("what is the max funding fee on a va loan", "what is the max funding fee on a va loan"),

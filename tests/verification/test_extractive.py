@@ -872,6 +872,31 @@ def test_money_down_is_not_a_rating_level():
     assert levels_asked("what is the ptsd rating at 10 percent") == frozenset({10})
 
 
+def test_a_level_the_asker_fears_is_all_they_get_is_not_the_level_asked():
+    from verification.generators.extractive import levels_asked
+    assert levels_asked("on zoloft every day, does that count for anything or is it just 0%?") == frozenset()
+    assert levels_asked("im only 10% now, what does 30 percent need") == frozenset({30})
+
+
+def test_the_highest_level_of_a_major_minor_table_is_the_askers_arms():
+    table = [("DC 5201 rates limitation of motion of the arm at the shoulder:", LEAD),
+             ("20% major / 20% minor — motion limited at shoulder level", OFF),
+             ("40% major / 30% minor — motion limited to 25 degrees from the side", OFF)]
+    chunks = [SourceChunk(number=1, chunk_id=1, entry_id="e1", title="Shoulder limitation of motion rating, DC 5201",
+                          url="https://www.ecfr.gov/1", content="DC 5201", score=0.6, diagnostic_code="5201")]
+
+    def answer(question: str) -> str:
+        return extractive_generate(question=question, question_vector=QUESTION_VECTOR, chunks=chunks,
+                                   units={1: table}, chunk_types={1: "rating_table"}, codes=("5201",)).text
+
+    assert answer("highest rating for a shoulder that wont move, its my left arm and im a righty").startswith(
+        "The highest rating under DC 5201 for the non-dominant (minor) arm is 30% (40% for the dominant arm) [1].")
+    assert answer("max rating for my dominant shoulder").startswith(
+        "The highest rating under DC 5201 for the dominant (major) arm is 40% [1].")
+    assert answer("whats the max rating for shoulder motion").startswith(
+        "The highest rating under DC 5201 is 40% for the dominant (major) arm and 30% for the other (minor) arm [1].")
+
+
 @pytest.mark.parametrize(("question", "levels"), [
     ("my back only bent forward to 40 degrees at my C&P. is that 20 or 40 percent?", {20, 40}),
     ("is it 30 or 50 percent for ptsd", {30, 50}),

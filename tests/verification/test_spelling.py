@@ -4,7 +4,7 @@ import pytest
 
 from verification.spelling import spelling_correct
 
-CORPUS = {"rating": 900, "percent": 700, "tinnitus": 80, "college": 40, "supplemental": 60, "appeal": 300,
+CORPUS = {"right": 300, "rating": 900, "percent": 700, "tinnitus": 80, "college": 40, "supplemental": 60, "appeal": 300,
           "done": 5, "wife": 30, "ratings": 200, "bill": 100}
 ENGLISH = frozenset({"dose", "rating", "percent", "college", "appeal", "dates", "im"})
 
@@ -24,6 +24,7 @@ def test_a_word_one_edit_from_a_corpus_word_is_read_as_it(asked, read):
     "i dont have my records",  # a contraction without its apostrophe, not "done"
     "what about desicion letters",  # two edits from "decision": not guessed
     "my kowalski file",  # a name no corpus word is one edit from
+    "its my left arm and im a righty",  # an everyday word the English list lacks, not "right"
 ])
 def test_known_words_contractions_and_far_words_are_left_alone(asked):
     assert spelling_correct(text=asked, corpus_words=CORPUS, known=ENGLISH) == asked

@@ -159,6 +159,10 @@ _RATING_QUESTION_RE = re.compile(rf"\b(?:{_LEVELS_WORDS}|how much)\b|%", re.IGNO
 _LEVEL_ASKED_RE = re.compile(r"\b(\d{1,3})\s?(?:%|percent\b|per cent\b)(?!\s*(?:down\b|down payment|predicted\b|"
                              r"of (?:predicted|normal|what|my|his|her|the|their|your|body|exposed|total|pre)\b))",
                              re.IGNORECASE)
+# "Does that count for anything or is it just 0%": a level the asker fears is all they get is not the level asked;
+# the table says which one their facts meet.
+_DOUBTED_BEFORE_RE = re.compile(r"\b(?:is it|is that|it's|its|am i|i'm|im|stuck at|be) (?:just|only|merely)\s+$",
+                                re.IGNORECASE)
 _MEASURED_BEFORE_RE = re.compile(r"(?:\bfev-?1|\bfvc|\bdlco|ejection fraction|\bl?v?ef|saturation|\bspo2|oxygen|"
                                  r"\bgfr)\b[^.?!%\d]{0,20}$", re.IGNORECASE)
 # "What FEV-1 do I need for a 30% asthma rating": a percent the word "rating" follows is the level, whatever test
@@ -957,7 +961,7 @@ def extractive_generate(
     chosen = _rating_rows(levels_text, chunk_of[best_unit.chunk_number], primary, chunk_types, levels=levels,
                           named=named_levels)
     if chosen and _HIGHEST_RE.search(question):
-        chosen = _highest_stated(chosen, [u for _, u in primary], chunk_of[best_unit.chunk_number])
+        chosen = _highest_stated(chosen, [u for _, u in primary], chunk_of[best_unit.chunk_number], question)
     leading = best_unit.chunk_number
     if not chosen:
         floor = PRIMARY_FLOOR * floor_base
@@ -981,7 +985,8 @@ def extractive_generate(
         table = _borrowed_table(levels_text, {n: by_chunk[n] for n in about}, chunk_of, chunk_types,
                                 besides=best_unit.chunk_number, levels=levels, named=named_levels)
         if table and _HIGHEST_RE.search(question):
-            table = _highest_stated(table, [u for _, u in by_chunk[table[0].chunk_number]], chunk_of[table[0].chunk_number])
+            table = _highest_stated(table, [u for _, u in by_chunk[table[0].chunk_number]], chunk_of[table[0].chunk_number],
+                                       question)
         if table:
             room = MAX_CHARS - sum(len(u.text) for u in table)
             beside = []
@@ -1635,8 +1640,9 @@ def levels_asked(question: str, *, asked_as: str | None = None) -> frozenset[int
     rating taken out: "I'm at 50% for depression, what gets me bumped to 70" still writes its levels in percent.
     """
     written = frozenset(int(m.group(1)) for m in _LEVEL_ASKED_RE.finditer(question)
-                        if int(m.group(1)) <= 100 and (not _MEASURED_BEFORE_RE.search(question[:m.start()])
-                                                       or _RATING_AFTER_RE.match(question, m.end())))
+                        if int(m.group(1)) <= 100 and not _DOUBTED_BEFORE_RE.search(question[:m.start()])
+                        and (not _MEASURED_BEFORE_RE.search(question[:m.start()])
+                             or _RATING_AFTER_RE.match(question, m.end())))
     if not written and not (asked_as and _LEVEL_ASKED_RE.search(asked_as)):
         return written
     bare = {int(n) for pair in _BARE_LEVEL_RE.findall(question) for n in pair if n}
@@ -1776,7 +1782,7 @@ def _stated_highest_first(chosen: list[Unit]) -> list[Unit]:
     return [stated, *(u for u in chosen if u is not stated)]
 
 
-def _highest_stated(chosen: list[Unit], units: list[Unit], chunk: SourceChunk) -> list[Unit]:
+def _highest_stated(chosen: list[Unit], units: list[Unit], chunk: SourceChunk, question: str) -> list[Unit]:
     """Open with the table's top level when the question asks for the highest ("is 50% the highest for
     headaches"): the rows show it, but only as the last of several. Computed from the rows, like a combined
     rating, and cited to the table it is read from: "for DCs N to M" when its title names the codes it
@@ -1801,7 +1807,38 @@ def _highest_stated(chosen: list[Unit], units: list[Unit], chunk: SourceChunk) -
     else:
         where = "in this table"
     lead = chosen[0]
-    return [Unit(lead.chunk_number, -1, f"The highest rating {where} is {max(levels)}%.", lead.vector), *chosen]
+    return [Unit(lead.chunk_number, -1, _highest_sentence(where, levels, units, question), lead.vector), *chosen]
+
+
+# "40% major / 30% minor — ...": a row that rates the dominant and the other arm apart.
+_MAJOR_MINOR_RE = re.compile(r"^(\d{1,3})% major / (\d{1,3})% minor\b")
+_ARMS = r"(?:arm|hand|shoulder|wrist|elbow|side|fingers?|thumb)"
+# Which arm the asker's is: "non-dominant", "my off hand", "it's my left arm and I'm a righty".
+_MINOR_ARM_RE = re.compile(
+    rf"\bnon-?dominant\b|\bminor {_ARMS}\b|\boff[- ]hand\b|\bweak (?:arm|hand|side)\b|"
+    rf"\bleft {_ARMS}\b(?=[^.?!]{{0,60}}\b(?:righty|right[- ]handed|right hand dominant)\b)|"
+    rf"\b(?:righty|right[- ]handed)\b(?=[^.?!]{{0,60}}\bleft {_ARMS}\b)|"
+    rf"\bright {_ARMS}\b(?=[^.?!]{{0,60}}\b(?:lefty|left[- ]handed|left hand dominant)\b)|"
+    rf"\b(?:lefty|left[- ]handed)\b(?=[^.?!]{{0,60}}\bright {_ARMS}\b)", re.IGNORECASE)
+_MAJOR_ARM_RE = re.compile(
+    rf"(?<!non-)(?<!non )\bdominant\b|\bmajor {_ARMS}\b|\bwriting (?:arm|hand)\b|"
+    rf"\bright {_ARMS}\b(?=[^.?!]{{0,60}}\b(?:righty|right[- ]handed)\b)|"
+    rf"\bleft {_ARMS}\b(?=[^.?!]{{0,60}}\b(?:lefty|left[- ]handed)\b)", re.IGNORECASE)
+
+
+def _highest_sentence(where: str, levels: list[int], units: list[Unit], question: str) -> str:
+    """The table's top level; for a table rating the dominant (major) and the other (minor) arm apart, the top
+    of the asker's arm when the question says which it is ("my left arm and I'm a righty": the minor column),
+    else both."""
+    pairs = [(int(m.group(1)), int(m.group(2))) for u in units if (m := _MAJOR_MINOR_RE.match(u.text))]
+    if not pairs:
+        return f"The highest rating {where} is {max(levels)}%."
+    major, minor = max(p[0] for p in pairs), max(p[1] for p in pairs)
+    if _MINOR_ARM_RE.search(question):
+        return f"The highest rating {where} for the non-dominant (minor) arm is {minor}% ({major}% for the dominant arm)."
+    if _MAJOR_ARM_RE.search(question):
+        return f"The highest rating {where} for the dominant (major) arm is {major}%."
+    return f"The highest rating {where} is {major}% for the dominant (major) arm and {minor}% for the other (minor) arm."
 
 
 def _cite(text: str, number: int) -> str:
