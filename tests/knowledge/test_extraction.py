@@ -836,7 +836,8 @@ def test_topics_accept_lists_from_the_database():
         ("I'm 100% for PTSD and my other conditions add up to 60%, anything extra?",
          "I'm 100% for PTSD and my other conditions add up to 60%, anything extra? SMC-S housebound rate 100% plus 60%"),
         ("I have ED from my diabetes meds, rated 0%",
-         "I have ED from my diabetes meds, rated 0% special monthly compensation SMC-K loss of use of a creative organ erectile dysfunction"),
+         "I have ED from my diabetes meds, rated 0% special monthly compensation SMC-K loss of use of a creative organ "
+         "erectile dysfunction"),
         ("they sent me to the ED visit desk", "they sent me to the ED visit desk"),
         ("how is erectile dysfunction rated", "how is erectile dysfunction rated"),
         ("VA has me at 70 percent now, what priority group does that make me",
