@@ -1659,6 +1659,53 @@ def test_a_measurement_inside_one_rows_range_puts_that_row_first():
 
 
 
+TIERS = [
+    ("Your Post-9/11 GI Bill percentage depends on your active-duty service:", LEAD),
+    ("100% — at least 36 months of active duty, or a Purple Heart with an honorable discharge", OFF),
+    ("90% — at least 30 months but less than 36 months", OFF),
+    ("60% — at least 6 months but less than 18 months", OFF),
+    ("50% — at least 90 days but less than 6 months", OFF),
+]
+
+
+def test_a_higher_row_the_askers_words_name_wins_over_the_row_their_measurement_meets():
+    # 11 months meet the 60% row, but a Purple Heart is the 100% row's other way in.
+    assert table_answer("I got a Purple Heart but only served 11 months, discharged honorably. What's my GI Bill "
+                        "percentage?", TIERS).startswith("- 100% — at least 36 months")
+    assert table_answer("I served 11 months, what's my GI Bill percentage?", TIERS).startswith("- 60% — at least 6")
+
+
+FEES = [
+    ("For purchase loans the funding fee is a percentage of the loan amount:", LEAD),
+    ("First use, less than 5% down — 2.15%", OFF),
+    ("First use, 5% or more down — 1.5%", OFF),
+    ("First use, 10% or more down — 1.25%", OFF),
+    ("After first use, less than 5% down — 3.3%", OFF),
+    ("After first use, 5% or more down — 1.5%", OFF),
+    ("After first use, 10% or more down — 1.25%", OFF),
+]
+
+
+def test_the_funding_fee_row_of_the_askers_use_and_down_payment_leads():
+    def answer(question: str) -> str:
+        chunks = [SourceChunk(number=1, chunk_id=1, entry_id="e1", title="VA funding fee rates for purchase loans",
+                              url="https://www.va.gov/1", content="\n".join(t for t, _ in FEES), score=0.8)]
+        return extractive_generate(question=question, question_vector=QUESTION_VECTOR, chunks=chunks,
+                                   units={1: FEES}, chunk_types={1: "rating_table"}).text
+
+    assert answer("using my VA loan for the 2nd time and putting 5% down, what funding fee % do I pay").startswith(
+        "- After first use, 5% or more down — 1.5% [1]")
+    assert answer("my second VA loan with nothing down, how much is the funding fee").startswith(
+        "- After first use, less than 5% down — 3.3% [1]")
+    assert answer("first time va loan with 12% down, what funding fee percent").startswith(
+        "- First use, 10% or more down — 1.25% [1]")
+    # The down payment alone: both uses' rows for it.
+    text = answer("what funding fee percent with 5% down")
+    assert text.startswith("- First use, 5% or more down — 1.5% [1]\n- After first use, 5% or more down — 1.5% [1]")
+    # Neither known: the table as it is.
+    assert answer("what funding fee percent do I pay").startswith("For purchase loans")
+
+
 NECK = [
     ("Cervical spine levels of the General Rating Formula for the Spine:", LEAD),
     ("10% — forward flexion over 30 and up to 40 degrees, or combined motion over 170 and up to 335 degrees", OFF),

@@ -1076,6 +1076,7 @@ def extractive_generate(
     if not levels and not comparing and not wants_all and not _HIGHEST_RE.search(question):
         chosen = _described_row_first(chosen, question, chunk_of)
     chosen = _fitting_branch_first(chosen, question)
+    chosen = _fitting_fee_row_first(chosen, asked or question)
     chosen = _fitting_age_first(chosen, asked or question)
     chosen = _fitting_years_held_first(chosen, asked or question, this_year=datetime.date.today().year)
     if money_asked and chosen and not _amount_of(chosen[0], money_nouns) \
@@ -1500,6 +1501,51 @@ def _fitting_branch_first(chosen: list[Unit], question: str) -> list[Unit]:
         return chosen
     fitting = next((u for u in chosen[1:] if u.chunk_number == chosen[0].chunk_number and fits(u)), None)
     return chosen if fitting is None else [fitting, *(u for u in chosen if u is not fitting)]
+
+
+# A funding-fee row: "After first use, 5% or more down — 1.5%".
+_FEE_ROW_RE = re.compile(r"^\s*(?:[-•*]\s*)?(?P<use>first use|after first use), (?:less than (?P<below>\d{1,2})% down|"
+                         r"(?P<least>\d{1,2})% or more down) — ", re.IGNORECASE)
+# The asker's loan is not their first: "my second VA loan", "using my VA loan for the 2nd time", "used it before".
+_LATER_USE_RE = re.compile(r"\b(?:2nd|second|third|3rd|another|subsequent)\b[^.?!]{0,25}\b(?:va )?(?:loans?|time|use|home|"
+                           r"house)\b|\bused (?:it|my (?:va )?(?:loan|entitlement|benefit)) (?:before|already|once|in \d{4})\b|"
+                           r"\bafter (?:my )?first use\b|\bnot my first\b", re.IGNORECASE)
+_FIRST_USE_RE = re.compile(r"\bfirst[- ]time\b|\bfirst (?:va )?(?:loan|use|home|house)\b|\bnever used\b", re.IGNORECASE)
+# The asker's down payment: "putting 5% down", "nothing down", "zero down", "no down payment".
+_DOWN_RE = re.compile(r"(?:(?P<pct>\d{1,2}(?:\.\d+)?)\s?(?:%|percent)|(?P<none>nothing|zero|no money|\$?0))\s+(?:down\b|as a "
+                      r"down payment|down payment)|(?P<none2>no down payment|without (?:a |any )?down payment)",
+                      re.IGNORECASE)
+
+
+def _fitting_fee_row_first(chosen: list[Unit], question: str) -> list[Unit]:
+    """Lead with the funding-fee row of the asker's use and down payment ("my second VA loan, putting 5% down":
+    after first use, 5% or more down — 1.5%); with only the down payment known, the two rows for it."""
+    rows = [u for u in chosen if _FEE_ROW_RE.match(u.text)]
+    if len(rows) < 4:
+        return chosen
+    use = "after first use" if _LATER_USE_RE.search(question) else "first use" if _FIRST_USE_RE.search(question) else None
+    down_found = _DOWN_RE.search(question)
+    down = None if not down_found else float(down_found.group("pct")) if down_found.group("pct") else 0.0
+    if down is None:
+        return chosen
+
+    def fits(unit: Unit) -> bool:
+        found = _FEE_ROW_RE.match(unit.text)
+        if use and found.group("use").lower() != use:
+            return False
+        if found.group("below"):
+            return down < int(found.group("below"))
+        least = int(found.group("least"))
+        # The highest "N% or more" the down payment reaches: 12% down is the 10% row, not the 5% one.
+        reached = [int(m.group("least")) for u in rows if (m := _FEE_ROW_RE.match(u.text)) and m.group("least")
+                   and int(m.group("least")) <= down]
+        return bool(reached) and least == max(reached)
+
+    fitting = [u for u in rows if fits(u)]
+    if not fitting or len(fitting) > 2:
+        return chosen
+    ids = {id(u) for u in fitting}
+    return [*fitting, *(u for u in chosen if id(u) not in ids)]
 
 
 # The asker's age: "I'm 56 and getting remarried", "widow here, I'm 58", "I turn 65 in March", "72 years old";
@@ -2014,6 +2060,16 @@ def _nested_thresholds(met: list[list[tuple[int, bool]]]) -> bool:
     return len({index for row in met for index, _ in row}) == 1 and all(open_ended for row in met for _, open_ended in row)
 
 
+# Words of the asker's that only one row holds, enough to say that row is theirs ("purple heart").
+ROW_NAMED_WORDS = 2
+
+
+def _own_words(row: Unit, rows: list[Unit]) -> frozenset[str]:
+    """The content words of a row's criteria that no other row of its table holds."""
+    others = frozenset().union(*(content_words(_ROW_LEVEL_RE.sub("", u.text)) for u in rows if u is not row))
+    return content_words(_ROW_LEVEL_RE.sub("", row.text)) - others
+
+
 def _described_row_first(units: list[Unit], question: str, chunk_of: Mapping[int, SourceChunk]) -> list[Unit]:
     """Put first the one row of a table shown whole that the asker's own description names.
 
@@ -2045,6 +2101,12 @@ def _described_row_first(units: list[Unit], question: str, chunk_of: Mapping[int
         matched = [max(matched, key=lambda u: max(_row_levels(u.text)))]
     if len(matched) > 1:
         return units  # the measurement fits several rows: a word they share would only pick one by chance
+    if len(matched) == 1:
+        # "A Purple Heart but only 11 months of service": the months meet the 60% row, but the 100% row names the
+        # Purple Heart as another way in, and the higher level a row's own words grant is the asker's.
+        named = [u for u in rows if len(asked_words & _own_words(u, rows)) >= ROW_NAMED_WORDS]
+        if len(named) == 1 and max(_row_levels(named[0].text)) > max(_row_levels(matched[0].text)):
+            matched = named
     if len(matched) != 1:
         matched = _severity_rows(rows, described) or _frequency_rows(rows, described)
     if len(matched) != 1:
