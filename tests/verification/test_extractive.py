@@ -1659,7 +1659,7 @@ def test_a_measurement_inside_one_rows_range_puts_that_row_first():
 
 
 
-TIERS = [
+GI_TIERS = [
     ("Your Post-9/11 GI Bill percentage depends on your active-duty service:", LEAD),
     ("100% — at least 36 months of active duty, or a Purple Heart with an honorable discharge", OFF),
     ("90% — at least 30 months but less than 36 months", OFF),
@@ -1671,8 +1671,8 @@ TIERS = [
 def test_a_higher_row_the_askers_words_name_wins_over_the_row_their_measurement_meets():
     # 11 months meet the 60% row, but a Purple Heart is the 100% row's other way in.
     assert table_answer("I got a Purple Heart but only served 11 months, discharged honorably. What's my GI Bill "
-                        "percentage?", TIERS).startswith("- 100% — at least 36 months")
-    assert table_answer("I served 11 months, what's my GI Bill percentage?", TIERS).startswith("- 60% — at least 6")
+                        "percentage?", GI_TIERS).startswith("- 100% — at least 36 months")
+    assert table_answer("I served 11 months, what's my GI Bill percentage?", GI_TIERS).startswith("- 60% — at least 6")
 
 
 FEES = [
