@@ -941,6 +941,16 @@ def test_topics_accept_lists_from_the_database():
         ("I have ED from my blood pressure meds", "I have ED from my blood pressure meds erectile dysfunction"),
         ("my buddy ed says I should file", "my buddy ed says I should file"),
         ("I went to the ED visit last night", "I went to the ED visit last night"),
+        # A rating not yet permanent beside CHAMPVA; pregnancy beside BDD; a new bank account; evidence for an HLR.
+        ("my husband is 100% but VA has not made it permanent and total. Can I get CHAMPVA?",
+         "my husband is 100% but VA has not made it permanent and total. Can I get CHAMPVA? "
+         "CHAMPVA who qualifies rated permanently and totally disabled"),
+        ("I'm pregnant and separating in 5 months, can I use BDD",
+         "I'm pregnant and separating in 5 months, can I use BDD You cannot use BDD if you are pregnant"),
+        ("how do I change the bank account my VA pay goes to",
+         "how do I change the bank account my VA pay goes to change the bank account direct deposit"),
+        ("can I send my nexus letter in with my higher level review",
+         "can I send my nexus letter in with my higher level review Higher-Level Review no new evidence allowed"),
         # Hemorrhoids as typed, three letters from the word.
         ("whats the most VA gives for hemroids", "whats the most VA gives for hemroids hemorrhoids"),
         # A medicine taken every day: the schedule's "continuous medication".
