@@ -631,7 +631,7 @@ def test_topics_accept_lists_from_the_database():
         ("im 4 months out from my ets date", "im 4 months out from my ets date Benefits Delivery at Discharge"),
         # Named already, BDD is what is asked about ("pregnant, can I still do it": who cannot use it).
         ("im pregnant and getting out in 5 months, can I still do the BDD program",
-         "im pregnant and getting out in 5 months, can I still do the BDD program"),
+         "im pregnant and getting out in 5 months, can I still do the BDD program You cannot use BDD if you are pregnant"),
         ("can i resend my same medical records with a supplemental claim", "can i resend my same medical records with "
          "a supplemental claim what counts as new and relevant evidence"),
         ("my effective date is march 10 when do payments begin", "my effective date is march 10 when do payments begin "
