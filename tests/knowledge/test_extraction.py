@@ -951,6 +951,12 @@ def test_topics_accept_lists_from_the_database():
          "how do I change the bank account my VA pay goes to change the bank account direct deposit"),
         ("can I send my nexus letter in with my higher level review",
          "can I send my nexus letter in with my higher level review Higher-Level Review no new evidence allowed"),
+        # Assets given away before a pension claim; a spouse left without support.
+        ("mom wants to give $80,000 to the grandkids before applying for aid and attendance",
+         "mom wants to give $80,000 to the grandkids before applying for aid and attendance "
+         "look-back period for assets transferred net worth penalty"),
+        ("he moved out and won't give us anything, can I get part of his VA check",
+         "he moved out and won't give us anything, can I get part of his VA check apportionment"),
         # Hemorrhoids as typed, three letters from the word.
         ("whats the most VA gives for hemroids", "whats the most VA gives for hemroids hemorrhoids"),
         # A medicine taken every day: the schedule's "continuous medication".
