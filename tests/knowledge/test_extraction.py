@@ -954,7 +954,7 @@ def test_topics_accept_lists_from_the_database():
         # Assets given away before a pension claim; a spouse left without support.
         ("mom wants to give $80,000 to the grandkids before applying for aid and attendance",
          "mom wants to give $80,000 to the grandkids before applying for aid and attendance "
-         "look-back period for assets transferred net worth penalty"),
+         "look-back asset transfers penalty period"),
         ("he moved out and won't give us anything, can I get part of his VA check",
          "he moved out and won't give us anything, can I get part of his VA check apportionment"),
         # Hemorrhoids as typed, three letters from the word.
