@@ -75,6 +75,9 @@ from verification.own_record import (
         ("did my buddy Mike Delgado get approved for his PTSD claim? he filed back in march", KIND_SOMEONE_ELSE),
         ("my knee claim has been sitting in evidence gathering for 3 months, what is holding it up", KIND_CLAIM_STATUS),
         ("whats holding up my appeal? its been a year", KIND_CLAIM_STATUS),
+        ("wheres my claim", KIND_CLAIM_STATUS),
+        ("my c&p was this morning, how did i do", KIND_CLAIM_STATUS),
+        ("when will my backpay hit my account", KIND_PAYMENT),
     ],
 )
 def test_questions_about_the_askers_own_record_are_recognised(question, kind):

@@ -275,6 +275,9 @@ MEDICAL_ADVICE_QUESTIONS = [
     "How many mg of aspirin can I take a day?",
     "how much tylenol is too much",
     "can i take prazosin and melatonin together to sleep",
+    "is 2 tylenol ok w my meds",
+    "shoulder clicking normal?",
+    "trazodone making me groggy and dizzy normal",
     "Should I go to the ER for chest pain?",
     "my VA doctor has me on trazodone for sleep, is it ok if I have a couple of drinks with it on a friday",
     "the VA prescribed me meloxicam but it barely works, can i just double it until my appointment",
@@ -310,6 +313,8 @@ CRISIS_QUESTIONS = [
     "sitting here with a gun in my hand, whats the point",
     "50% for ptsd, i dont shower much anymore and honestly i think about not being here sometimes. what do i need for 70",
     "some nights I wish I could go to sleep and not wake up",
+    "i just feel like such a burden to my family since the injury",
+    "nobody understands anymore, im so tired of everything",
 ]
 
 CHIT_CHAT_QUESTIONS = [
@@ -346,6 +351,12 @@ CHIT_CHAT_QUESTIONS = [
     "who invented the telephone",
     "can you help with my math homework",
     "who should I vote for",
+    "pretend you're a VA rater and guess my combined rating, just play along",
+    "could you pretend to be my dad for a minute, he was a marine",
+    "can you write a speech for my grandpa's 80th, he served in Korea",
+    "help me write my scholarship essay about my time in the Navy",
+    "how old is the navy",
+    "how many soldiers died at the battle of the bulge, my uncle was there",
 ]
 
 IN_SCOPE_QUESTIONS = [
@@ -588,6 +599,21 @@ OUTSIDE_BENEFITS_QUESTIONS = [
     "how can I donate my dad's old wheelchair to the VA hospital",
     "which VA medical center is the best for cancer care in the northeast",
     "my daughter wants to enlist in the Army and her dad's PTSD scares me. how do I talk her out of it",
+    "I get 100% now, should I pay off the car or the house first with the extra",
+    "how do disabled vets catch a space-a flight out of travis",
+    "how do I train my own dog to wake me from nightmares",
+    "does royal caribbean give a military discount if I show my VA card",
+    "Grand Canyon University vs University of Arizona online, which one is the better school for a vet",
+    "heard the VA is laying off 30,000 employees, will my clinic in Waco close",
+    "do celebrity veterans like Adam Driver get VA checks",
+    "was johnny cash really in the air force",
+    "my VA loan house has a leak at the chimney, can I fix it myself",
+    "which company has the cheapest car insurance for veterans",
+    "my great grandfather fought in the civil war, how do I find his unit",
+    "is it a sin to accept disability if I can still work",
+    "can you look up his address, he was my squad leader in 2005",
+    "my coworker says he's 100%, can you check if he's really a veteran",
+    "my iphone camera wont focus for the ID.me selfie, what settings do i change",
 ]
 NEAR_DOMAIN_IN_SCOPE = [
     "I missed my C&P exam last week, will my claim be denied?",
@@ -733,6 +759,12 @@ NEAR_DOMAIN_IN_SCOPE = [
     "can alcohol use disorder be service connected secondary to PTSD",
     "I'm on CHAMPVA, is there a Medicare part B late enrollment penalty",
     "can I use VR&E self-employment to buy a franchise",
+    "can you help me write a statement in support of my claim",
+    "how do I write a buddy statement for my friend's PTSD claim",
+    "does VA pay for my PTSD service dog's vet bills",
+    "is my new doctor at the VA qualified to do my C&P exam",
+    "I can't breathe through my nose because of my deviated septum, what rating",
+    "I owe VA for an overpayment, should I pay it off first or ask for a waiver",
 ]
 
 
@@ -758,6 +790,7 @@ OUTCOME_PREDICTION_QUESTIONS = [
     "how many va hospitals are there",
     "what's your prediction for next year's COLA, will it beat inflation",
     "is the VA going to raise disability rates more than 2% next December",
+    "va raise next yr?",
 ]
 
 
@@ -956,6 +989,8 @@ def test_a_broken_scope_file_names_the_entry(tmp_path):
 
 def test_a_symptom_asked_as_urgent_is_marked_for_the_911_message():
     urgent = scope_check(question="having bad chest pain right now and my left arm feels numb")
+    for terse in ("chest hurts bad rn", "cant breathe"):
+        assert scope_check(question=terse).urgent, terse
     dose = scope_check(question="VA gave me 300mg gabapentin. Is it safe if I take 600 at a time?")
     assert urgent.category == dose.category == CATEGORY_MEDICAL_ADVICE
     assert urgent.urgent and not dose.urgent
