@@ -1706,6 +1706,32 @@ def test_the_funding_fee_row_of_the_askers_use_and_down_payment_leads():
     assert answer("what funding fee percent do I pay").startswith("For purchase loans")
 
 
+HIP = [
+    ("DC 5252 rates how far the hip can bend:", LEAD),
+    ("10% — flexion limited to 45 degrees", OFF),
+    ("20% — flexion limited to 30 degrees", OFF),
+    ("30% — flexion limited to 20 degrees", OFF),
+]
+STRAIGHTEN = [
+    ("DC 5261 rates how far short of straight the knee stops:", LEAD),
+    ("10% — extension limited to 10 degrees", OFF),
+    ("20% — extension limited to 15 degrees", OFF),
+    ("30% — extension limited to 20 degrees", OFF),
+]
+
+
+def test_a_motion_limited_to_a_number_of_degrees_is_met_as_the_motion_reads():
+    # Flexion: as far as the joint goes, so 40 degrees meets "limited to 45" and no lower row.
+    assert table_answer("my hip only flexes to 40 degrees, what's the rating", HIP).startswith("- 10% — flexion")
+    # 25 degrees meets "limited to 45" and "limited to 30": the higher level.
+    assert table_answer("my hip flexes to 25 degrees, what rating", HIP).startswith("- 20% — flexion")
+    # Farther than every row: no row leads.
+    assert table_answer("my hip bends to 90 degrees, what rating", HIP).startswith("DC 5252")
+    # Extension: how far short of straight, so 15 degrees short meets the 10 and 15 rows, the higher rating it.
+    assert table_answer("my knee stops 15 degrees short of straight, what rating", STRAIGHTEN).startswith(
+        "- 20% — extension limited to 15 degrees")
+
+
 NECK = [
     ("Cervical spine levels of the General Rating Formula for the Spine:", LEAD),
     ("10% — forward flexion over 30 and up to 40 degrees, or combined motion over 170 and up to 335 degrees", OFF),

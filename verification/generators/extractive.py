@@ -1939,6 +1939,12 @@ _ROW_LOWER_RE = re.compile(r"(?:\b(?<!not )(?P<op>at least|more than|greater tha
                            r"(?:more|greater|higher|longer)\b)", re.IGNORECASE)
 
 
+# "Flexion limited to 45 degrees": as far as the joint goes, so 40 degrees meets it (and 60 does not); "extension
+# limited to 10 degrees" is how far short of straight it stops, so 15 degrees short meets it.
+_ROW_LIMITED_RE = re.compile(r"\b(?P<motion>flexion|extension|abduction|adduction|rotation|motion|dorsiflexion|"
+                             r"plantar flexion)?[^.;,—]{0,20}?\blimited to\s+(?P<value>\d{1,3})\s*degrees?", re.IGNORECASE)
+
+
 def _unit_of(word: str) -> str:
     word = word.lower()
     if word in ("%", "percent"):
@@ -2035,6 +2041,14 @@ def _row_ranges(text: str) -> list[tuple[float, bool, float, bool, str, str]]:
                               float("inf"), True, unit, test))
     found += [(float(m.group("low")), True, float("inf"), True, BLOOD_PRESSURE, m.group("test").lower())
               for m in _BP_ROW_RE.finditer(text)]
+    for m in _ROW_LIMITED_RE.finditer(text):
+        if any(start <= m.start("value") < end for start, end in taken):
+            continue
+        value = float(m.group("value"))
+        if (m.group("motion") or "").lower() == "extension":
+            found.append((value, True, float("inf"), True, "degree", ""))
+        else:
+            found.append((float("-inf"), True, value, True, "degree", ""))
     return found
 
 
@@ -2052,6 +2066,11 @@ def _ranges_met(measured: list[tuple[float, str, str]], text: str) -> list[tuple
                     and (test == COMBINED_MOTION) == (asked == COMBINED_MOTION):
                 met.append((index, math.isinf(low) or math.isinf(high)))
     return met
+
+
+def _motions_only(measured: list[tuple[float, str, str]], met: list[list[tuple[int, bool]]]) -> bool:
+    """Whether every measurement the rows meet is a range of motion in degrees."""
+    return all(measured[index][1] == "degree" for row in met for index, _ in row)
 
 
 def _nested_thresholds(met: list[list[tuple[int, bool]]]) -> bool:
@@ -2096,8 +2115,11 @@ def _described_row_first(units: list[Unit], question: str, chunk_of: Mapping[int
     # A measurement decides by itself ("forward flexion 55 degrees": every row speaks of flexion).
     met = {id(u): _ranges_met(measured, u.text.split("—", 1)[-1]) for u in rows}
     matched = [u for u in rows if met[id(u)]]
-    if len(matched) > 1 and _nested_thresholds([met[id(u)] for u in matched]):
+    if len(matched) > 1 and (_nested_thresholds([met[id(u)] for u in matched])
+                             or _motions_only(measured, [met[id(u)] for u in matched])):
         # "diastolic 110" meets "100 or more" (10%) and "110 or more" (20%): the highest level it meets rates it.
+        # So do ranges of motion: "flexion 70 and combined motion 110" meet the spine's 10% row by the flexion and
+        # its 20% row by the combined motion, and a joint is rated at the highest level any of its motions meets.
         matched = [max(matched, key=lambda u: max(_row_levels(u.text)))]
     if len(matched) > 1:
         return units  # the measurement fits several rows: a word they share would only pick one by chance
