@@ -277,6 +277,8 @@ MEDICAL_ADVICE_QUESTIONS = [
     "can i take prazosin and melatonin together to sleep",
     "is 2 tylenol ok w my meds",
     "how many calories should i eat a day to make weight",
+    "is tinnitus contagious",
+    "does cbd help ptsd nightmares",
     "shoulder clicking normal?",
     "trazodone making me groggy and dizzy normal",
     "Should I go to the ER for chest pain?",
@@ -358,6 +360,9 @@ CHIT_CHAT_QUESTIONS = [
     "help me write my scholarship essay about my time in the Navy",
     "how old is the navy",
     "how many soldiers died at the battle of the bulge, my uncle was there",
+    "can you book my VA appointment for next week",
+    "whats 20 percent of 2500",
+    "convert 90 kg to pounds",
 ]
 
 IN_SCOPE_QUESTIONS = [
@@ -637,6 +642,16 @@ OUTSIDE_BENEFITS_QUESTIONS = [
     "how should i thank a veteran on veterans day",
     "how much do va claims agents earn",
     "can you translate my decision letter into spanish",
+    "can i fly my flag at night without a light",
+    "where can i buy a shadow box for my grandpa's medals",
+    "what rank was my dad when he got out",
+    "any veteran owned businesses near me that do roofing",
+    "how do i join the army national guard at 35",
+    "best veterans day deals on food this year",
+    "where can i sell my old military gear",
+    "how do i get my old army email back",
+    "what is a good gift for a veteran who has everything",
+    "how do i get revenge on the va for denying me",
 ]
 NEAR_DOMAIN_IN_SCOPE = [
     "I missed my C&P exam last week, will my claim be denied?",
@@ -793,6 +808,9 @@ NEAR_DOMAIN_IN_SCOPE = [
     "do my investments count toward the pension net worth limit",
     "I hurt my knee in basic training, can I still file a claim",
     "how much can a VA-accredited attorney charge for my appeal",
+    "who gets the flag at a veteran's funeral",
+    "I joined the national guard in 2010, can I use the GI Bill",
+    "does marijuana use affect my VA health care",
 ]
 
 
