@@ -238,6 +238,8 @@ OTHER_AGENCY_QUESTIONS = [
     ("is the VA a decent employer for a respiratory therapist? thinking of applying at the Tampa VA", HIRING),
     ("what do VA pharmacists make compared to CVS", HIRING),
     ("I'm a retired nurse and want to become a nurse at the VA part time, is it worth it", HIRING),
+    ("whats the minimum wage in texas for a disabled vet", DOL),
+    ("how do i legally change my last name after the divorce, im a veteran", COURTS),
 ]
 
 MEDICAL_ADVICE_QUESTIONS = [
