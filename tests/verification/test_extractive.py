@@ -1706,6 +1706,22 @@ def test_the_funding_fee_row_of_the_askers_use_and_down_payment_leads():
     assert answer("what funding fee percent do I pay").startswith("For purchase loans")
 
 
+def test_a_condition_whose_head_word_no_source_holds_gets_no_other_conditions_table():
+    nerves = [("DC 8520 rates radiculopathy of the sciatic nerve:", LEAD), ("10% — mild incomplete paralysis", OFF),
+              ("20% — moderate incomplete paralysis", OFF)]
+    chunks = [SourceChunk(number=1, chunk_id=1, entry_id="e1", title="Sciatic nerve radiculopathy rating, DC 8520",
+                          url="https://www.ecfr.gov/1", content="\n".join(t for t, _ in nerves), score=0.6)]
+
+    def answer(question: str) -> str:
+        return extractive_generate(question=question, question_vector=QUESTION_VECTOR, chunks=chunks,
+                                   units={1: nerves}, chunk_types={1: "rating_table"}).text
+
+    assert answer("what is the va rating for restless leg syndrome") == ""
+    # The head word held, whatever the lay words before it: "a bad sciatic nerve", "pinched nerve".
+    assert answer("what is the va rating for a bad sciatic nerve").startswith("DC 8520")
+    assert answer("whats the rating for my pinched nerve").startswith("DC 8520")
+
+
 HIP = [
     ("DC 5252 rates how far the hip can bend:", LEAD),
     ("10% — flexion limited to 45 degrees", OFF),

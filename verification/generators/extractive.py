@@ -20,7 +20,7 @@ import numpy as np
 from knowledge.extraction import BENEFIT_PARTS, ByIdentity
 from knowledge.patterns import dc_codes_find, va_forms_find
 from verification.generators.base import Generation, GenerationContext
-from verification.layers.citations import content_words, source_words
+from verification.layers.citations import content_words, source_words, word_stem
 from verification.layers.types import SourceChunk
 
 MODEL_NAME = "extractive"
@@ -814,6 +814,14 @@ def extractive_generate(
         # pages on ratings in general ("what's the VA rating table for an inguinal hernia" met "what a VA
         # disability rating is"): the sources hold no levels for the condition asked about.
         return Generation(text="", model=MODEL_NAME)
+    head = _rated_condition_head(question) if not asked_codes and not wants_form else ""
+    if head and read and not any(head in source_words(c.title, c.content)
+                                 or any(head in content_words(text) for text, _ in units.get(c.chunk_id, ())) for c in read):
+        # "What is the VA rating for restless leg syndrome" met radiculopathy's table, "anal fissure" urine
+        # leakage's, "plantar warts" general pages: a condition no code names whose head word ("syndrome",
+        # "fissure", "warts") no source read holds has no levels here, so nothing is said. (Only the head:
+        # "bad eyesight in one eye" and "a missing finger" are answered by pages saying "eye" and "finger".)
+        return Generation(text="", model=MODEL_NAME)
     if specific and not specific <= STATUS_BENEFITS and read and all(_other_benefits_only(c, specific) for c in read):
         # "How much does chapter 35 pay per month" met only DIC's and the GI Bill's sources: another benefit's
         # amounts would read as the answer, so nothing is said. A status is no program: "he was P&T for 12 years
@@ -1231,6 +1239,30 @@ def _titled_for_another(chunk: SourceChunk, asked: frozenset[str]) -> bool:
 def _presumption_only(chunk: SourceChunk) -> bool:
     """Whether the chunk is on presumptions of service connection alone (the Agent Orange list's additions)."""
     return bool(chunk.benefits) and chunk.benefits <= PRESUMPTIONS
+
+
+# "What is the VA rating for dry eye", "whats the rating on restless leg syndrome": the condition a bare rating
+# question names, up to the end of its clause.
+_RATING_FOR_RE = re.compile(r"^\W*(?:what(?:'s|s| is| are)?|how (?:is|are|does va rate|do they rate))\s+(?:the\s+)?(?:va\s+)?"
+                            r"(?:disability\s+)?(?:ratings?|rated|percent(?:age)?)\s+(?:for|on|of)\s+(?:my\s+|a\s+|an\s+|the\s+)?"
+                            r"(?P<what>[a-z][a-z' -]{2,40}?)(?:\s*(?:[?.!,]|$)|\s+(?:that|which|who|where|when|if|with|because|"
+                            r"since|after|but|so|and i|i|im|i'm)\b)", re.IGNORECASE)
+# Words that qualify a condition without naming it ("my bad left knee").
+_QUALIFIER_WORDS = frozenset(word_stem(w) for w in (
+    "bad badly worse worst severe mild moderate chronic bilateral left right both old new really terrible "
+    "constant daily service connected condition conditions disability problem problems issue issues "
+    "va vet veteran veterans").split())
+
+
+def _rated_condition_head(question: str) -> str:
+    """The stemmed last word of the condition a bare rating question names ("what is the VA rating for anal
+    fissure" → "fissur"), qualifiers left out; empty when the question is not one."""
+    found = _RATING_FOR_RE.match(question)
+    if not found:
+        return ""
+    meaning = content_words(found.group("what")) - _QUALIFIER_WORDS
+    stems = [stem for word in re.findall(r"[a-z']+", found.group("what").lower()) if (stem := word_stem(word)) in meaning]
+    return stems[-1] if stems else ""
 
 
 def _other_benefits_only(chunk: SourceChunk, asked: frozenset[str]) -> bool:
