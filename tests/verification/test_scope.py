@@ -805,6 +805,8 @@ NEAR_DOMAIN_IN_SCOPE = [
     "is my new doctor at the VA qualified to do my C&P exam",
     "I can't breathe through my nose because of my deviated septum, what rating",
     "I owe VA for an overpayment, should I pay it off first or ask for a waiver",
+    "can i double up on the gi bill and vr&e",
+    "im so tired of fighting. should i give up on my appeal",
     "can I bring my service dog to my C&P exam",
     "I got burn pit smoke exposure in Iraq, is asthma presumptive",
     "do my investments count toward the pension net worth limit",

@@ -818,8 +818,8 @@ def extractive_generate(
     if head and read and not any(head in source_words(c.title, c.content)
                                  or any(head in content_words(text) for text, _ in units.get(c.chunk_id, ())) for c in read):
         # "What is the VA rating for restless leg syndrome" met radiculopathy's table, "anal fissure" urine
-        # leakage's, "plantar warts" general pages: a condition no code names whose head word ("syndrome",
-        # "fissure", "warts") no source read holds has no levels here, so nothing is said. (Only the head:
+        # leakage's: a condition no code names whose head word ("syndrome", "fissure") no source read holds has
+        # no levels here, so nothing is said. (Only the head:
         # "bad eyesight in one eye" and "a missing finger" are answered by pages saying "eye" and "finger".)
         return Generation(text="", model=MODEL_NAME)
     if specific and not specific <= STATUS_BENEFITS and read and all(_other_benefits_only(c, specific) for c in read):
@@ -1893,7 +1893,7 @@ _MAJOR_MINOR_RE = re.compile(r"^(\d{1,3})% major / (\d{1,3})% minor\b")
 _ARMS = r"(?:arm|hand|shoulder|wrist|elbow|side|fingers?|thumb)"
 # Which arm the asker's is: "non-dominant", "my off hand", "it's my left arm and I'm a righty".
 _MINOR_ARM_RE = re.compile(
-    rf"\bnon-?dominant\b|\bminor {_ARMS}\b|\boff[- ]hand\b|\bweak (?:arm|hand|side)\b|"
+    rf"\bnon-?dominant\b|\bminor {_ARMS}\b|\boff[- ]hand\b|"
     rf"\bleft {_ARMS}\b(?=[^.?!]{{0,60}}\b(?:righty|right[- ]handed|right hand dominant)\b)|"
     rf"\b(?:righty|right[- ]handed)\b(?=[^.?!]{{0,60}}\bleft {_ARMS}\b)|"
     rf"\bright {_ARMS}\b(?=[^.?!]{{0,60}}\b(?:lefty|left[- ]handed|left hand dominant)\b)|"
