@@ -6,6 +6,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
+from knowledge.extraction import lay_terms_expand
 from verification.generators.extractive import extractive_generate
 from verification.layers.types import SourceChunk
 
@@ -1690,8 +1691,9 @@ def test_the_funding_fee_row_of_the_askers_use_and_down_payment_leads():
     def answer(question: str) -> str:
         chunks = [SourceChunk(number=1, chunk_id=1, entry_id="e1", title="VA funding fee rates for purchase loans",
                               url="https://www.va.gov/1", content="\n".join(t for t, _ in FEES), score=0.8)]
-        return extractive_generate(question=question, question_vector=QUESTION_VECTOR, chunks=chunks,
-                                   units={1: FEES}, chunk_types={1: "rating_table"}).text
+        # As the pipeline asks it: with the lay terms appended ("after first use" for a loan not the first).
+        return extractive_generate(question=lay_terms_expand(text=question), question_vector=QUESTION_VECTOR,
+                                   chunks=chunks, units={1: FEES}, chunk_types={1: "rating_table"}).text
 
     assert answer("using my VA loan for the 2nd time and putting 5% down, what funding fee % do I pay").startswith(
         "- After first use, 5% or more down — 1.5% [1]")

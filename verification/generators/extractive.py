@@ -1084,7 +1084,7 @@ def extractive_generate(
     if not levels and not comparing and not wants_all and not _HIGHEST_RE.search(question):
         chosen = _described_row_first(chosen, question, chunk_of)
     chosen = _fitting_branch_first(chosen, question)
-    chosen = _fitting_fee_row_first(chosen, asked or question)
+    chosen = _fitting_fee_row_first(chosen, question)
     chosen = _fitting_age_first(chosen, asked or question)
     chosen = _fitting_years_held_first(chosen, asked or question, this_year=datetime.date.today().year)
     if money_asked and chosen and not _amount_of(chosen[0], money_nouns) \
@@ -1538,10 +1538,9 @@ def _fitting_branch_first(chosen: list[Unit], question: str) -> list[Unit]:
 # A funding-fee row: "After first use, 5% or more down — 1.5%".
 _FEE_ROW_RE = re.compile(r"^\s*(?:[-•*]\s*)?(?P<use>first use|after first use), (?:less than (?P<below>\d{1,2})% down|"
                          r"(?P<least>\d{1,2})% or more down) — ", re.IGNORECASE)
-# The asker's loan is not their first: "my second VA loan", "using my VA loan for the 2nd time", "used it before".
-_LATER_USE_RE = re.compile(r"\b(?:2nd|second|third|3rd|another|subsequent)\b[^.?!]{0,25}\b(?:va )?(?:loans?|time|use|home|"
-                           r"house)\b|\bused (?:it|my (?:va )?(?:loan|entitlement|benefit)) (?:before|already|once|in \d{4})\b|"
-                           r"\bafter (?:my )?first use\b|\bnot my first\b", re.IGNORECASE)
+# The asker's loan is not their first ("my second VA loan", "used it before"): the lay term that says so appends
+# "after first use" (knowledge/phrases/lay_terms.yaml), read here from the question as expanded.
+_LATER_USE_RE = re.compile(r"\bafter (?:my )?first use\b", re.IGNORECASE)
 _FIRST_USE_RE = re.compile(r"\bfirst[- ]time\b|\bfirst (?:va )?(?:loan|use|home|house)\b|\bnever used\b", re.IGNORECASE)
 # The asker's down payment: "putting 5% down", "nothing down", "zero down", "no down payment".
 _DOWN_RE = re.compile(r"(?:(?P<pct>\d{1,2}(?:\.\d+)?)\s?(?:%|percent)|(?P<none>nothing|zero|no money|\$?0))\s+(?:down\b|as a "
@@ -1557,23 +1556,15 @@ def _fitting_fee_row_first(chosen: list[Unit], question: str) -> list[Unit]:
         return chosen
     use = "after first use" if _LATER_USE_RE.search(question) else "first use" if _FIRST_USE_RE.search(question) else None
     down_found = _DOWN_RE.search(question)
-    down = None if not down_found else float(down_found.group("pct")) if down_found.group("pct") else 0.0
-    if down is None:
+    if not down_found:
         return chosen
-
-    def fits(unit: Unit) -> bool:
-        found = _FEE_ROW_RE.match(unit.text)
-        if use and found.group("use").lower() != use:
-            return False
-        if found.group("below"):
-            return down < int(found.group("below"))
-        least = int(found.group("least"))
-        # The highest "N% or more" the down payment reaches: 12% down is the 10% row, not the 5% one.
-        reached = [int(m.group("least")) for u in rows if (m := _FEE_ROW_RE.match(u.text)) and m.group("least")
-                   and int(m.group("least")) <= down]
-        return bool(reached) and least == max(reached)
-
-    fitting = [u for u in rows if fits(u)]
+    down = float(down_found.group("pct")) if down_found.group("pct") else 0.0
+    parsed = [(u, _FEE_ROW_RE.match(u.text)) for u in rows]
+    # The highest "N% or more" the down payment reaches: 12% down is the 10% row, not the 5% one.
+    reached = max((int(m.group("least")) for _, m in parsed if m.group("least") and int(m.group("least")) <= down),
+                  default=None)
+    fitting = [u for u, m in parsed if (not use or m.group("use").lower() == use)
+               and (down < int(m.group("below")) if m.group("below") else int(m.group("least")) == reached)]
     if not fitting or len(fitting) > 2:
         return chosen
     ids = {id(u) for u in fitting}
