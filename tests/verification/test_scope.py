@@ -66,6 +66,7 @@ HIRING = "Federal hiring (USAJOBS)"
 INSURERS = "Private insurers"
 SCRA = "Department of Justice (Servicemembers Civil Relief Act)"
 VSO_PROGRAMS = "Veterans service organizations' own programs"
+CONSUMER_FINANCE = "Consumer Financial Protection Bureau"
 
 OTHER_AGENCY_QUESTIONS = [
     ("I'm active duty Navy, my chief won't approve my leave for my sister's wedding. Can he do that?", DOD),
@@ -240,6 +241,12 @@ OTHER_AGENCY_QUESTIONS = [
     ("I'm a retired nurse and want to become a nurse at the VA part time, is it worth it", HIRING),
     ("whats the minimum wage in texas for a disabled vet", DOL),
     ("how do i legally change my last name after the divorce, im a veteran", COURTS),
+    ("is 680 a good enough credit score for a car loan", CONSUMER_FINANCE),
+    ("should i take out a heloc to redo the kitchen", CONSUMER_FINANCE),
+    ("navy vet here, how do i get my credit card interest lowered", CONSUMER_FINANCE),
+    ("E6 here, when do we get mid-month pay if it lands on a sunday", DFAS),
+    ("what does BRS pay me at 22 years", DFAS),
+    ("how do i write a resume for a civilian job after 8 years as a medic", DOL),
 ]
 
 MEDICAL_ADVICE_QUESTIONS = [
@@ -287,6 +294,7 @@ MEDICAL_ADVICE_QUESTIONS = [
     "my VA doctor has me on trazodone for sleep, is it ok if I have a couple of drinks with it on a friday",
     "the VA prescribed me meloxicam but it barely works, can i just double it until my appointment",
     "whats the best over the counter cream for a psoriasis flare on my elbows? the steroid one isnt doing much",
+    "my foot has been peeling and itching for a month, what ointment should i use",
     "VA surgeon says I can do the hernia mesh repair now or watch and wait. which one would you pick if you were me?",
     "i take 800mg ibuprofen 3 times a day for my knees. is that too much? should I switch to something else",
     "Ive had pressure in my chest on and off since yesterday when I climb stairs. Is it my heart or my old rib injury?",
@@ -365,6 +373,9 @@ CHIT_CHAT_QUESTIONS = [
     "can you book my VA appointment for next week",
     "whats 20 percent of 2500",
     "convert 90 kg to pounds",
+    "how far is the moon from earth",
+    "what year did the marines become their own branch",
+    "when was the coast guard founded",
 ]
 
 IN_SCOPE_QUESTIONS = [
@@ -467,6 +478,13 @@ IN_SCOPE_QUESTIONS = [
 
 
 OUTSIDE_BENEFITS_QUESTIONS = [
+    "my husband and i argue every time he drinks since his last deployment",
+    "do nfl players get a pension after 3 seasons",
+    "which school district near fort liberty has the best high schools",
+    "how do i get a copyright strike taken off my channel",
+    "our dog passed away, is it legal to bury him in the yard",
+    "what time does the lab at the va in dallas open on saturday",
+    "is there free parking at the houston va",
     "are veterans allowed to park free at the airport",
     "how do i get into the va hospital parking garage",
     "who is my congressman",
@@ -656,6 +674,14 @@ OUTSIDE_BENEFITS_QUESTIONS = [
     "how do i get revenge on the va for denying me",
 ]
 NEAR_DOMAIN_IN_SCOPE = [
+    # Near the loan, resume, pet, parking and distance phrases, still benefits questions.
+    "can i put the VA automobile allowance toward my car loan",
+    "is a VA cash-out refinance better than a home equity loan",
+    "I have a lot of credit card debt, can VA help",
+    "does voc rehab help me write a resume",
+    "my service dog died, will VA provide a new one",
+    "does VA travel pay cover parking at the hospital",
+    "how far back can VA pay my claim",
     "I missed my C&P exam last week, will my claim be denied?",
     # Near the dose, lawsuit and advice phrases, still benefits questions.
     "is it ok to take a part time job while on TDIU",
