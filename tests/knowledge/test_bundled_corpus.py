@@ -99,3 +99,11 @@ def test_every_va_form_the_corpus_names_is_on_the_list_of_forms(records):
               json.loads((SEED_DIR.parent / "data" / "non_va_documents.json").read_text("utf-8"))["documents"]}
     named = {form: r.entry_id for r in records for form in va_forms_find(f"{r.title}\n{r.content}")}
     assert {form: entry for form, entry in named.items() if form not in listed | others} == {}
+
+
+def test_every_va_form_on_the_list_is_described_by_a_record(records):
+    # "What is VA form 21-0845 for": a listed form is known, so it is not refused as unknown; with no record
+    # naming it, the question was answered with the pension application's description.
+    listed = {form["number"].upper() for form in json.loads((SEED_DIR / "va_forms.json").read_text("utf-8"))}
+    described = {form for r in records for form in va_forms_find(f"{r.title}\n{r.content}")}
+    assert sorted(listed - described) == []
