@@ -637,6 +637,9 @@ def test_topics_accept_lists_from_the_database():
         ("my effective date is march 10 when do payments begin", "my effective date is march 10 when do payments begin "
          "payments start the first day of the month after the effective date"),
         ("when do my gi bill payments start", "when do my gi bill payments start"),
+        ("hypertension was diagnosed 5 months after I got out, what date do they pay from", "hypertension was "
+         "diagnosed 5 months after I got out, what date do they pay from chronic diseases within one year of discharge "
+         "effective date for presumptive service connection"),
         ("got my HLR denied, can i just file another HLR?", "got my HLR denied, can i just file another HLR? who can "
          "request a Higher-Level Review not available for a Higher-Level Review decision Higher-Level Review"),
         ("can i file another 10182 on the same issue", "can i file another 10182 on the same issue options after a Board "
