@@ -1719,9 +1719,52 @@ def test_a_condition_whose_head_word_no_source_holds_gets_no_other_conditions_ta
                                    units={1: nerves}, chunk_types={1: "rating_table"}).text
 
     assert answer("what is the va rating for restless leg syndrome") == ""
+    # Asked as "how does the VA rate X" or "X rating?", and with a generic noun after the name ("crohns disease").
+    assert answer("how does the va rate crohns disease? i have flare ups") == ""
+    assert answer("dupuytrens contracture rating? my fingers curl in") == ""
     # The head word held, whatever the lay words before it: "a bad sciatic nerve", "pinched nerve".
     assert answer("what is the va rating for a bad sciatic nerve").startswith("DC 8520")
     assert answer("whats the rating for my pinched nerve").startswith("DC 8520")
+    assert answer("how does the va rate sciatic nerve damage").startswith("DC 8520")
+    assert answer("sciatic nerve rating?").startswith("DC 8520")
+
+
+COMPENSATION_ALONE = [
+    ("Monthly compensation for a veteran with no spouse, child or dependent parent:", LEAD),
+    ("- 60% — $1,435.02", OFF),
+    ("- 70% — $1,808.45", OFF),
+    ("From 30 percent up, VA pays more for a spouse, children or dependent parents.", NEAR),
+]
+
+
+def test_a_table_for_a_veteran_alone_says_first_that_a_family_is_paid_more_when_the_asker_names_one():
+    chunks = [SourceChunk(number=1, chunk_id=1, entry_id="e1", title="Compensation amounts for a veteran alone",
+                          url="https://www.va.gov/1", content="\n".join(t for t, _ in COMPENSATION_ALONE), score=0.8)]
+
+    def answer(question: str) -> str:
+        return extractive_generate(question=question, question_vector=QUESTION_VECTOR, chunks=chunks,
+                                   units={1: COMPENSATION_ALONE}, chunk_types={1: "rating_table"}).text
+
+    assert answer("70 percent, married with 2 kids, how much do i get a month").startswith(
+        "From 30 percent up, VA pays more for a spouse")
+    assert answer("how much is 60% with my wife").startswith("From 30 percent up")
+    assert answer("im single and rated 60%, how much is my check").startswith("Monthly compensation for a veteran")
+
+
+def test_parents_asking_about_dic_are_not_answered_with_a_surviving_spouses_amounts():
+    spouse = [("DIC for a surviving spouse, each month:", LEAD), ("- Basic monthly rate — $1,699.36", OFF)]
+    parents = [("Parents' DIC is an income-based monthly payment for the parents of a veteran who died.", NEAR)]
+    chunks = [SourceChunk(number=1, chunk_id=1, entry_id="e1", title="DIC rates for a surviving spouse",
+                          url="https://www.va.gov/1", content="\n".join(t for t, _ in spouse), score=0.8),
+              SourceChunk(number=2, chunk_id=2, entry_id="e2", title="Parents' DIC", url="https://www.va.gov/2",
+                          content=parents[0][0], score=0.7)]
+
+    def answer(question: str) -> str:
+        return extractive_generate(question=question, question_vector=QUESTION_VECTOR, chunks=chunks,
+                                   units={1: spouse, 2: parents}, chunk_types={1: "rating_table"}).text
+
+    assert answer("our son was killed in action, how much is parents dic per month").startswith("Parents' DIC")
+    assert answer("my husband died, how much is dic per month").startswith("DIC for a surviving spouse")
 
 
 HIP = [

@@ -705,6 +705,8 @@ def extractive_generate(
         # that it sets none aside, but a page only on schooling, loans or VR&E is not on it ("ends 12 years from").
         return not specific and "va_health_care" in benefits and bool(c.benefits) and c.benefits <= APART_FROM_HEALTH
 
+    parents_asked = bool(_PARENTS_ASKED_RE.search(asked or question))
+
     def benefit_rank(c: SourceChunk) -> int:
         if _other_benefits_only(c, specific) or _titled_for_another(c, specific) or apart_from_health(c):
             return 2
@@ -729,6 +731,8 @@ def extractive_generate(
     sources = sorted(chunks, key=lambda c: (not named(c, leading_entities), c.diagnostic_code not in leading_entities,
                                             benefit_rank(c), unasked_table(c), c.number))
     sources = [c for c in sources if not misread(c)] or sources
+    if parents_asked:
+        sources = [c for c in sources if not _titled_for_spouse(c)] or sources
     read = sources[:MAX_SOURCE_CHUNKS]
     # "Why was my retro check less than expected? I'm a military retiree": the source full-text search ranks
     # first (it says "retired pay") may sit below the best few in meaning; it is read too.
@@ -1087,6 +1091,7 @@ def extractive_generate(
     chosen = _fitting_fee_row_first(chosen, question)
     chosen = _fitting_age_first(chosen, asked or question)
     chosen = _fitting_years_held_first(chosen, asked or question, this_year=datetime.date.today().year)
+    chosen = _family_rates_first(chosen, by_chunk, chunk_of, asked or question)
     if money_asked and chosen and not _amount_of(chosen[0], money_nouns) \
             and not any(_ROW_RE.match(u.text) and "$" in u.text for u in chosen):
         # "How much is the copay for a specialist? I'm in priority group 8": the sentence with the amount leads,
@@ -1236,28 +1241,49 @@ def _titled_for_another(chunk: SourceChunk, asked: frozenset[str]) -> bool:
     return bool(asked and named) and not _benefits_meet(named, asked)
 
 
+# "Our son was killed in Afghanistan, how much is parents' DIC": the parents are asking; a page titled for a
+# surviving spouse (DIC's rates for a spouse) holds another recipient's amounts.
+_PARENTS_ASKED_RE = re.compile(r"\bparents?(?:'s?|s')? dic\b|\bdic (?:for|to) (?:the |his |her |their )?parents?\b|"
+                               r"\b(?:we are|we're|were|i am|i'm|im) (?:his|her|their|the) (?:parents?|mother|father|mom|dad)\b",
+                               re.IGNORECASE)
+_SPOUSE_TITLE_RE = re.compile(r"\bsurviving spouses?\b", re.IGNORECASE)
+_PARENT_TITLE_RE = re.compile(r"\bparents?\b", re.IGNORECASE)
+
+
+def _titled_for_spouse(chunk: SourceChunk) -> bool:
+    return bool(_SPOUSE_TITLE_RE.search(chunk.title)) and not _PARENT_TITLE_RE.search(chunk.title)
+
+
 def _presumption_only(chunk: SourceChunk) -> bool:
     """Whether the chunk is on presumptions of service connection alone (the Agent Orange list's additions)."""
     return bool(chunk.benefits) and chunk.benefits <= PRESUMPTIONS
 
 
-# "What is the VA rating for dry eye", "whats the rating on restless leg syndrome": the condition a bare rating
-# question names, up to the end of its clause.
-_RATING_FOR_RE = re.compile(r"^\W*(?:what(?:'s|s| is| are)?|how (?:is|are|does va rate|do they rate))\s+(?:the\s+)?(?:va\s+)?"
-                            r"(?:disability\s+)?(?:ratings?|rated|percent(?:age)?)\s+(?:for|on|of)\s+(?:my\s+|a\s+|an\s+|the\s+)?"
-                            r"(?P<what>[a-z][a-z' -]{2,40}?)(?:\s*(?:[?.!,]|$)|\s+(?:that|which|who|where|when|if|with|because|"
-                            r"since|after|but|so|and i|i|im|i'm)\b)", re.IGNORECASE)
-# Words that qualify a condition without naming it ("my bad left knee").
+# "What is the VA rating for dry eye", "whats the rating on restless leg syndrome", "how does the VA rate crohns
+# disease", "dupuytrens contracture rating?": the condition a bare rating question names, up to the end of its clause.
+_CLAUSE_END = r"(?:\s*(?:[?.!,]|$)|\s+(?:that|which|who|where|when|if|with|because|since|after|but|so|and i|i|im|i'm)\b)"
+_RATING_FOR_RES = (
+    re.compile(r"^\W*(?:what(?:'s|s| is| are)?|how (?:is|are|does va rate|do they rate))\s+(?:the\s+)?(?:va\s+)?"
+               r"(?:disability\s+)?(?:ratings?|rated|percent(?:age)?)\s+(?:for|on|of)\s+(?:my\s+|a\s+|an\s+|the\s+)?"
+               r"(?P<what>[a-z][a-z' -]{2,40}?)" + _CLAUSE_END, re.IGNORECASE),
+    re.compile(r"^\W*how (?:does|do|would|will) (?:the )?(?:va|they) rate\s+(?:my\s+|a\s+|an\s+|the\s+)?"
+               r"(?P<what>[a-z][a-z' -]{2,40}?)" + _CLAUSE_END, re.IGNORECASE),
+    re.compile(r"^\W*(?P<what>[a-z][a-z' -]{2,40}?)\s+(?:va\s+)?(?:disability\s+)?(?:ratings?|percentage)\s*(?:[?.!,:]|-|$)",
+               re.IGNORECASE),
+)
+# Words that qualify a condition without naming it ("my bad left knee"), and the generic nouns after a name
+# ("crohns disease": the name is the head).
 _QUALIFIER_WORDS = frozenset(word_stem(w) for w in (
     "bad badly worse worst severe mild moderate chronic bilateral left right both old new really terrible "
     "constant daily service connected condition conditions disability problem problems issue issues "
+    "disease diseases disorder disorders damage pain pains injury injuries trouble troubles symptoms "
     "va vet veteran veterans").split())
 
 
 def _rated_condition_head(question: str) -> str:
     """The stemmed last word of the condition a bare rating question names ("what is the VA rating for anal
     fissure" → "fissur"), qualifiers left out; empty when the question is not one."""
-    found = _RATING_FOR_RE.match(question)
+    found = next((m for pattern in _RATING_FOR_RES if (m := pattern.match(question))), None)
     if not found:
         return ""
     meaning = content_words(found.group("what")) - _QUALIFIER_WORDS
@@ -1569,6 +1595,35 @@ def _fitting_fee_row_first(chosen: list[Unit], question: str) -> list[Unit]:
         return chosen
     ids = {id(u) for u in fitting}
     return [*fitting, *(u for u in chosen if id(u) not in ids)]
+
+
+# The asker's own family: "70 percent, married with 2 kids", "with my wife and son", "I have dependents".
+_OWN_FAMILY_RE = re.compile(
+    r"\b(?:married|my (?:wife|husband|spouse|kids?|children|child|sons?|daughters?|dependents?|dependent parents?)|"
+    r"(?:\d|one|two|three|four|five) (?:kids|children|dependents|sons|daughters)|"
+    r"(?:with|i have) (?:a |my )?(?:spouse|wife|husband|kids|children|dependents))\b",
+    re.IGNORECASE)
+# A table for someone with no family ("for a veteran alone", "no spouse, child or dependent parent").
+_ALONE_TITLE_RE = re.compile(r"\b(?:alone|no spouse|without (?:a )?(?:spouse|dependents))\b", re.IGNORECASE)
+# The table's own sentence on what a family is paid ("VA pays more for a spouse, children or dependent parents").
+_FAMILY_RATES_RE = re.compile(r"\bpays? more for (?:a )?(?:spouse|children|dependents)\b", re.IGNORECASE)
+
+
+def _family_rates_first(chosen: list[Unit], by_chunk: Mapping[int, list[tuple[float, Unit]]],
+                        chunk_of: Mapping[int, SourceChunk], question: str) -> list[Unit]:
+    """Lead with a table's own sentence on a family's higher amounts when the table is for a veteran alone and the
+    asker names their family ("70 percent rating, married with 2 kids, how much do I get monthly": $1,808.45 is
+    the amount for a veteran alone; the asker's is more)."""
+    if not _OWN_FAMILY_RE.search(question):
+        return chosen
+    tables = dict.fromkeys(u.chunk_number for u in chosen if _ROW_RE.match(u.text)
+                           and _ALONE_TITLE_RE.search(chunk_of[u.chunk_number].title))
+    for number in tables:
+        said = next((u for _, u in sorted(by_chunk.get(number, ()), key=lambda su: su[1].position)
+                     if _FAMILY_RATES_RE.search(u.text)), None)
+        if said is not None:
+            return [said, *(u for u in chosen if u is not said)]
+    return chosen
 
 
 # The asker's age: "I'm 56 and getting remarried", "widow here, I'm 58", "I turn 65 in March", "72 years old";
