@@ -237,6 +237,11 @@ _RESPIRATORY_RE = re.compile(
 )
 
 
+# Between a list of ratings and the same list again: a new sentence or question ("... only came out to 70?? what is
+# the combined rating for 50 and 30").
+_RESTATED_BETWEEN_RE = re.compile(r"[.?!]|\b(?:what|how|why|so|combined|combine|calculate)\b", re.IGNORECASE)
+
+
 def combined_question_parse(*, text: str) -> CombinedQuestion | None:
     """Return the ratings a question asks to combine, or None when it does not ask that.
 
@@ -283,6 +288,13 @@ def combined_question_parse(*, text: str) -> CombinedQuestion | None:
     if both:
         found = [m for m in found if not both.start() <= m.start() < both.end()]
         bilateral = [int(both.group("value"))] * 2
+    half = len(found) // 2
+    if half >= 2 and len(found) % 2 == 0 \
+            and [int(m.group("value")) for m in found[:half]] == [int(m.group("value")) for m in found[half:]] \
+            and _RESTATED_BETWEEN_RE.search(text, found[half - 1].end(), found[half].start()):
+        # "How come my 50% and 30% only came out to 70? What is the combined rating for 50 and 30": the same
+        # ratings asked about again, not four ratings.
+        found = found[:half]
     values = [int(m.group("value")) for m in found]
     if not bilateral and _BOTH_EACH_RE.search(text) and len(values) == 1:
         bilateral = [values[0], values[0]]

@@ -130,6 +130,16 @@ def test_ratings_summed_by_hand_are_not_counted_twice():
     assert combined_question_parse(text="ratings 30, 20, 10. 30+20+10 makes 60").believed == 60
 
 
+def test_the_same_ratings_asked_about_again_are_not_counted_twice():
+    # Read as 50, 30, 50 and 30, the question was answered 90%: the second list is the first one asked again.
+    from verification.combined_ratings import combined_question_parse
+    asked = combined_question_parse(text="how come my 50% and 30% only came out to 70 and not 80?? what is the "
+                                         "combined rating for 50 and 30")
+    assert asked.ratings == (50, 30) and asked.believed == 80
+    # Two ratings of each, in one list, are four ratings.
+    assert combined_question_parse(text="i have 30 and 10 and 30 and 10, combined?").ratings == (30, 10, 30, 10)
+
+
 def test_two_guesses_at_ones_own_rating_are_not_ratings_to_combine():
     from verification.combined_ratings import combined_question_parse
     assert combined_question_parse(text="What's my combined rating? I lost my award letter and can't remember if "
