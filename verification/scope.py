@@ -42,10 +42,12 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from knowledge.phrase_tables import FLAG, PHRASES_DIR, REGEXES, TEXT, phrase_records_get, phrases_get
+from verification.layers.citations import STOP_WORDS
 
 CATEGORY_OTHER_AGENCY = "other_agency"
 CATEGORY_MEDICAL_ADVICE = "medical_advice"
@@ -166,6 +168,9 @@ class ScopeTables:
     outcome_prediction: tuple[str, ...]  # one case's odds, approval rates, a judge's leanings
     greetings: tuple[str, ...]
     other_agency_rules: tuple[AgencyRule, ...]
+    asked_object_leads: tuple[str, ...] = ()  # an everyday request's lead ("whats a good", "how do I block")
+    asked_object_anchors: tuple[str, ...] = ()  # words that make a clause a benefits one, whatever its object
+    asked_object_ignored: tuple[str, ...] = ()  # an object's words that say nothing of it (qualifiers, people)
 
 
 @functools.cache
@@ -190,6 +195,9 @@ def scope_tables_load(*, path: Path = SCOPE_PHRASES_FILE) -> ScopeTables:
             for record in phrase_records_get(path=path, table="other_agency_rules", fields=_AGENCY_RULE_FIELDS,
                                              defaults=_AGENCY_RULE_DEFAULTS)
         ),
+        asked_object_leads=phrases_get(path=path, table="asked_object_leads"),
+        asked_object_anchors=phrases_get(path=path, table="asked_object_anchor_phrases"),
+        asked_object_ignored=phrases_get(path=path, table="asked_object_ignored_words"),
     )
 
 
@@ -227,6 +235,9 @@ class _Compiled:
     outside_benefits: re.Pattern[str]
     outcome_prediction: re.Pattern[str]
     greeting_only: re.Pattern[str]
+    asked_object: re.Pattern[str]
+    asked_object_anchor: re.Pattern[str]
+    asked_object_ignored: re.Pattern[str]
     # Each rule with its phrases, its outright phrases and its keep_if, compiled (None when it has none).
     agency_rules: tuple[tuple[AgencyRule, re.Pattern[str], re.Pattern[str] | None, re.Pattern[str] | None], ...]
 
@@ -253,6 +264,17 @@ def _compiled(tables: ScopeTables) -> _Compiled:
              _alternation(rule.keep_if) if rule.keep_if else None)
             for rule in tables.other_agency_rules
         ),
+        # The lead, the object's determiners, the object (one to four words) up to the clause's end.
+        asked_object=re.compile(
+            r"(?<!\w)(?:" + "|".join(tables.asked_object_leads or ("(?!)",)) + r")\s+"
+            r"(?:(?:a|an|some|the|my|our|his|her|their|any|good|new|few) )*"
+            r"(?P<object>[a-z][a-z'-]*(?: [a-z][a-z'-]*){0,3}?)"
+            r"(?=\s*(?:[?.!,;:]|$)|\s+(?:for|to|that|which|who|i|im|i'm|under|with|without|in|on|at|near|or|and|so|"
+            r"because|since|if|when|while|but|like|lol|rn|from|than|thru|through|around|about|after|before|this|next|"
+            r"every)\b)"
+        ),
+        asked_object_anchor=_alternation(tables.va_benefit + tables.asked_object_anchors),
+        asked_object_ignored=re.compile(r"(?:" + "|".join(tables.asked_object_ignored or ("(?!)",)) + r")"),
     )
 
 
@@ -264,6 +286,33 @@ _WHITESPACE_RE = re.compile(r"\s+")
 
 def _normalise(question: str) -> str:
     return _WHITESPACE_RE.sub(" ", question.translate(_APOSTROPHES).casefold()).strip()
+
+
+_CLAUSE_BREAK_RE = re.compile(r"[?.!,;]| so | lol ")
+
+
+def asked_object_unknown(*, question: str, known: Callable[[str], bool], tables: ScopeTables | None = None) -> str:
+    """Return the words of an everyday request whose object the knowledge base never names ("whats a good
+    recliner", "how do i block robocalls"), in a clause that names no benefit; empty when there is none.
+
+    ``known(word)`` says whether the knowledge base holds a word (its stem). The object's first or last word,
+    qualifiers and people left out, must be held: a request for a thing no source speaks of is outside benefits
+    whatever the rest of the question says of the asker ("disabled vet w bad knees, whats a good hobby"). The
+    scope file's asked_object tables hold the leads, the anchors and the words left out.
+    """
+    rules = _DEFAULT if tables is None else _compiled(tables)
+    text = _normalise(question)
+    for found in rules.asked_object.finditer(text):
+        breaks = [m.start() for m in _CLAUSE_BREAK_RE.finditer(text)]
+        start = max((b for b in breaks if b < found.start()), default=-1) + 1
+        end = min((b for b in breaks if b >= found.end()), default=len(text))
+        if rules.asked_object_anchor.search(text[start:end]):
+            continue
+        words = [word for word in re.findall(r"[a-z]+", found.group("object")) if word not in STOP_WORDS
+                 and not word.endswith("ed") and not rules.asked_object_ignored.fullmatch(word)]
+        if words and not all(known(word) for word in dict.fromkeys((words[0], words[-1]))):
+            return found.group(0)
+    return ""
 
 
 def _medical_advice(matched: str, *, urgent: bool = False) -> ScopeDecision:

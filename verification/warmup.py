@@ -31,6 +31,7 @@ def answer_caches_warm(*, limit: int = WARM_CHUNKS_MAX) -> int:
     from knowledge.embeddings import embedding_provider_get
     from knowledge.embeddings.local import english_words_get
     from knowledge.models import Chunk
+    from verification.pipeline.intake import corpus_word_known
 
     rows = list(Chunk.objects.order_by("id").values_list("id", "entry_id", "title", "content",
                                                           "diagnostic_code")[:limit])
@@ -49,8 +50,9 @@ def answer_caches_warm(*, limit: int = WARM_CHUNKS_MAX) -> int:
                 facts_find(text)
             chunk_texts_warm(title=title, content=content, unit_texts=texts, condition_names=condition_names)
     # The words spelling correction reads (the corpus's and the English word list), and the corpus's stems
-    # and everyday words rare words are told by.
+    # and everyday words rare words and an everyday request's object are told by.
     kb.corpus_words_get()
+    corpus_word_known("")
     english_words_get()
     kb.rare_words_find(text="")
     logger.info("answer caches warmed", extra={"chunks": len(rows)})

@@ -246,7 +246,10 @@ def test_other_agency_is_refused_and_says_who_handles_it():
 
 @pytest.mark.parametrize("question", ["Can I use my GI Bill to go to school on the Moon?",
                                       "Can I get a VA loan for a yacht?",
-                                      "My girlfriend is mad at me, any relationship advice?"])
+                                      "My girlfriend is mad at me, any relationship advice?",
+                                      # A thing no source names asked for, the asker's rating or loan beside it.
+                                      "disabled vet w bad knees, whats a good hobby i can do sitting down",
+                                      "i bought my house with a va loan, can i paint the brick exterior"])
 def test_near_domain_questions_outside_benefits_get_the_scope_message(question):
     from verification.scope import SCOPE_MESSAGE_OUTSIDE_BENEFITS
 

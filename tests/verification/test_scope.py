@@ -1077,3 +1077,39 @@ def test_a_forecast_of_what_congress_will_do_gets_a_message_that_speaks_of_it():
     decision = scope_check(question="Is Congress actually going to pass the Major Richard Star Act this year?")
     assert decision.category == CATEGORY_OUTCOME_PREDICTION
     assert "Congress" in CATEGORY_MESSAGES[decision.category]
+
+
+# The words a small knowledge base holds: its benefits' words, not the everyday things asked for below.
+HELD_WORDS = frozenset("claim rating knee back loan home house records meds service dog dd214 pension file exam "
+                       "wheelchair ramp nexus letter way".split())
+
+
+def held(word: str) -> bool:
+    return word in HELD_WORDS or word.rstrip("s") in HELD_WORDS
+
+
+@pytest.mark.parametrize(("question", "asked"), [
+    ("disabled vet w bad knees, whats a good hobby i can do sitting down", "whats a good hobby"),
+    ("im rated 70% for ibs lol so what are some low fodmap dinners", "what are some low fodmap dinners"),
+    ("my grandpa keeps falling for scam calls, how do i block robocalls on his landline", "how do i block robocalls"),
+    ("i bought my house with a va loan, can i paint the brick exterior", "can i paint the brick exterior"),
+    ("as a veteran can i bring my old service pistol on a road trip", "can i bring my old service pistol"),
+])
+def test_an_everyday_request_for_a_thing_no_source_names_is_outside_benefits(question, asked):
+    assert scope.asked_object_unknown(question=question, known=held) == asked
+
+
+@pytest.mark.parametrize("question", [
+    "how do i get my dd214",
+    "whats a good nexus letter",
+    "whats the best way to file",
+    # A benefit named in the clause, a person, or a word of what is done to the object: still a benefits question.
+    "can i bring my service dog to the va",
+    "how do i get a wheelchair ramp through va",
+    "how do i get my stepdaughter added",
+    "how do i get my meds refilled",
+    "how do i get my grandkids on champva",
+    "can i put my girlfriend on my va loan",
+])
+def test_a_request_for_a_thing_held_or_in_a_benefits_clause_stays_in_scope(question):
+    assert scope.asked_object_unknown(question=question, known=held) == ""

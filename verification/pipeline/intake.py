@@ -8,12 +8,20 @@ from knowledge.extraction import entities_extract, topics_classify
 from knowledge.gate import gate_key_build
 from knowledge.services import answer_exact_hit_record
 from verification.followup import question_rewrite
+from verification.layers.citations import word_stem
 from verification.layers.refusal import refusal_build
 from verification.layers.types import Refusal
 from verification.pipeline.reply import cached, refused
 from verification.pipeline.state import AnswerState, replace
 from verification.preprocess import PII_NOTICE, pii_scrub, question_hash, question_normalise
-from verification.scope import CATEGORY_CRISIS, CATEGORY_MESSAGES, scope_check
+from verification.scope import (
+    CATEGORY_CRISIS,
+    CATEGORY_MESSAGES,
+    CATEGORY_OUTSIDE_BENEFITS,
+    ScopeDecision,
+    asked_object_unknown,
+    scope_check,
+)
 from verification.spelling import spelling_correct
 
 TOPICS_KEPT = 3
@@ -95,6 +103,12 @@ def scope(state: AnswerState) -> AnswerState:
         # question as written decides too, so a correction never hides a question outside benefits.
         decision = scope_check(question=unspelled)
     if decision.in_scope:
+        # "Disabled vet w bad knees, whats a good hobby": a request for a thing no source names. Read on the
+        # corrected text, so a misspelled benefit ("my pesnion") is held.
+        request = asked_object_unknown(question=state.text, known=corpus_word_known)
+        if request:
+            decision = ScopeDecision(in_scope=False, category=CATEGORY_OUTSIDE_BENEFITS, matched=request)
+    if decision.in_scope:
         return replace(state, scope=decision, decision="in_scope")
     state = replace(state, scope=decision)
     why = f"out_of_scope:{decision.category}"
@@ -102,6 +116,18 @@ def scope(state: AnswerState) -> AnswerState:
         return refused(state, Refusal(reason="out_of_scope", message=decision.message), why)
     detail = {"handler": decision.handler} if decision.handler else None
     return refused(state, refusal_build(reason="out_of_scope", detail=detail), why)
+
+
+_corpus_stems: tuple[dict[str, int], frozenset[str]] | None = None
+
+
+def corpus_word_known(word: str) -> bool:
+    """Whether the knowledge base's chunks hold ``word`` or a word of its stem ("hobbies": no; "dinners": no)."""
+    global _corpus_stems
+    words = kb.corpus_words_get()
+    if _corpus_stems is None or _corpus_stems[0] is not words:
+        _corpus_stems = (words, frozenset(word_stem(w) for w in words))
+    return word in words or word_stem(word) in _corpus_stems[1]
 
 
 def entities_check(state: AnswerState) -> AnswerState:
