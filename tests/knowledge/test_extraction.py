@@ -518,6 +518,8 @@ def test_topics_accept_lists_from_the_database():
         ("my old knee injury", "my old knee injury"),
         ("second va loan with nothing down", "second va loan with nothing down purchase loan"),
         ("i can put 10 percent down", "i can put 10 percent down purchase loan"),
+        ("my funding fee for first va loan with 0 down, what %", "my funding fee for first va loan with 0 down, what % "
+         "purchase loan"),
         ("is there a down payment", "is there a down payment"),
         ("burial pay if the death was not service connected",
          "burial pay if the death was not service connected non-service-connected"),

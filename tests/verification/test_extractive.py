@@ -1708,6 +1708,21 @@ def test_the_funding_fee_row_of_the_askers_use_and_down_payment_leads():
     assert answer("what funding fee percent do I pay").startswith("For purchase loans")
 
 
+def test_money_down_makes_a_funding_fee_question_a_purchase():
+    # "First va loan with 0 down" got the cash-out refinance table, which ranked above the purchase one in meaning.
+    other = [("Funding fee rates for loans other than purchase loans:", ON_TOPIC),
+             ("- Cash-out refinance, first use — 2.15%", OFF), ("- Cash-out refinance, after first use — 3.3%", OFF),
+             ("- Interest Rate Reduction Refinancing Loan (IRRRL) — 0.5%", OFF)]
+    chunks = [SourceChunk(number=1, chunk_id=1, entry_id="e1", title="Funding fee for cash-out refinance and IRRRL",
+                          url="https://www.va.gov/1", content="\n".join(t for t, _ in other), score=0.8),
+              SourceChunk(number=2, chunk_id=2, entry_id="e2", title="Funding fee rates for purchase loans",
+                          url="https://www.va.gov/2", content="\n".join(t for t, _ in FEES), score=0.7)]
+    text = extractive_generate(question="my funding fee for first va loan with 0 down, what %",
+                               question_vector=QUESTION_VECTOR, chunks=chunks, units={1: other, 2: FEES},
+                               chunk_types={1: "rating_table", 2: "rating_table"}).text
+    assert text.startswith("- First use, less than 5% down — 2.15% [2]"), text
+
+
 def test_a_condition_whose_head_word_no_source_holds_gets_no_other_conditions_table():
     nerves = [("DC 8520 rates radiculopathy of the sciatic nerve:", LEAD), ("10% — mild incomplete paralysis", OFF),
               ("20% — moderate incomplete paralysis", OFF)]
@@ -1958,6 +1973,9 @@ def test_a_blood_pressure_leads_with_the_highest_threshold_it_meets():
         "- 10% — diastolic pressure predominantly 100")
     assert table_answer("systolic 210, what percent is hypertension", HYPERTENSION).startswith("- 20% —")
     assert table_answer("diastolic readings around 125", HYPERTENSION).startswith("- 40% —")
+    # Several readings: the row every diastolic reading meets (112 and 114 are both 110 or more).
+    assert table_answer("my bp has mostly been like 150/112, 160/114 even w/ meds, what rating for hypertension",
+                        HYPERTENSION).startswith("- 20% — diastolic predominantly 110")
     # Below every threshold, or a bare pair in no question about blood pressure: the table keeps its order.
     assert table_answer("my bp is 130/85, what rating", HYPERTENSION).startswith("DC 7101")
     assert table_answer("I was rated 10/20 for something, what rating", HYPERTENSION).startswith("DC 7101")

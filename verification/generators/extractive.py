@@ -301,10 +301,12 @@ _LEGACY_ASKS_RE = re.compile(r"\b(?:legacy|old (?:appeals?|system|process)|state
 _CHAMPVA_TITLE_RE = re.compile(r"\bchampva\b", re.IGNORECASE)
 _CHAMPVA_ASKS_RE = re.compile(r"\b(?:champva|spouses?|wife|husband|widow\w*|child(?:ren)?|kids?|sons?|daughters?|"
                               r"family|dependents?|survivors?|surviving|mom|mother|dad|father|parents?)\b", re.IGNORECASE)
-# "I'm buying a house, what funding fee will I pay": the refinance, IRRRL and assumption pages are another's
-# case; "what is the funding fee on an IRRRL": the purchase pages are.
+# "I'm buying a house, what funding fee will I pay", "first va loan with 0 down" (money down is a purchase's): the
+# refinance, IRRRL and assumption pages are another's case; "what is the funding fee on an IRRRL": the purchase
+# pages are.
 _PURCHASE_ASKS_RE = re.compile(r"\b(?:buy|buying|bought|purchas\w*|(?:new|first|next) (?:house|home)|"
-                               r"build(?:ing)? a (?:house|home)|construction)\b", re.IGNORECASE)
+                               r"build(?:ing)? a (?:house|home)|construction|down payment|"
+                               r"(?:\d{1,2}(?:\.\d)?\s?(?:%|percent)|\$?0|nothing|zero|no money) down)\b", re.IGNORECASE)
 _REFINANCE_ASKS_RE = re.compile(r"\b(?:refinanc\w*|refi|irrrl|streamline|cash[- ]?out|assum\w+|manufactured)\b",
                                 re.IGNORECASE)
 _PURCHASE_TITLE_RE = re.compile(r"\bpurchase\b", re.IGNORECASE)
@@ -2157,6 +2159,13 @@ def _nested_thresholds(met: list[list[tuple[int, bool]]]) -> bool:
     return len({index for row in met for index, _ in row}) == 1 and all(open_ended for row in met for _, open_ended in row)
 
 
+def _every_reading_met(measured: list[tuple[float, str, str]], met: list[tuple[int, bool]]) -> bool:
+    """Whether every measurement of one test (all the diastolic readings, say) meets the row."""
+    indices = {index for index, _ in met}
+    tests = {measured[index][2] for index in indices}
+    return any(all(i in indices for i, (_, _, test) in enumerate(measured) if test == kind) for kind in tests)
+
+
 # Words of the asker's that only one row holds, enough to say that row is theirs ("purple heart").
 ROW_NAMED_WORDS = 2
 
@@ -2199,6 +2208,12 @@ def _described_row_first(units: list[Unit], question: str, chunk_of: Mapping[int
         # So do ranges of motion: "flexion 70 and combined motion 110" meet the spine's 10% row by the flexion and
         # its 20% row by the combined motion, and a joint is rated at the highest level any of its motions meets.
         matched = [max(matched, key=lambda u: max(_row_levels(u.text)))]
+    elif len(matched) > 1 and all(open_ended for u in matched for _, open_ended in met[id(u)]):
+        # "Mostly like 150/112, 160/114": several readings. A row every reading of one test meets ("diastolic 110
+        # or more": 112 and 114) is met; the highest such level rates it, as the schedule's "predominantly" reads.
+        every = [u for u in matched if _every_reading_met(measured, met[id(u)])]
+        if every:
+            matched = [max(every, key=lambda u: max(_row_levels(u.text)))]
     if len(matched) > 1:
         return units  # the measurement fits several rows: a word they share would only pick one by chance
     if len(matched) == 1:
