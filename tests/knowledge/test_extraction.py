@@ -518,6 +518,7 @@ def test_topics_accept_lists_from_the_database():
         ("my old knee injury", "my old knee injury"),
         ("second va loan with nothing down", "second va loan with nothing down purchase loan"),
         ("i can put 10 percent down", "i can put 10 percent down purchase loan"),
+        ("on metformin and a diet for my diabetes", "on metformin and a diet for my diabetes oral hypoglycemic agent"),
         ("my funding fee for first va loan with 0 down, what %", "my funding fee for first va loan with 0 down, what % "
          "purchase loan"),
         ("is there a down payment", "is there a down payment"),

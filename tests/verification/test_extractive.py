@@ -1708,6 +1708,21 @@ def test_the_funding_fee_row_of_the_askers_use_and_down_payment_leads():
     assert answer("what funding fee percent do I pay").startswith("For purchase loans")
 
 
+DIABETES = [
+    ("DC 7913 diabetes mellitus is rated on its treatment:", LEAD),
+    ("10% — manageable by restricted diet only", OFF),
+    ("20% — insulin and restricted diet, or an oral hypoglycemic agent and restricted diet", OFF),
+    ("40% — insulin, restricted diet and regulation of activities", OFF),
+]
+
+
+def test_words_only_one_row_holds_name_it_among_rows_sharing_others():
+    # Every row says "restricted diet"; "oral hypoglycemic agent" (metformin, in the schedule's words) only the 20%.
+    question = lay_terms_expand(text="type 2, metformin twice a day and a restricted diet, no insulin, what rating")
+    assert table_answer(question, DIABETES).startswith("- 20% — insulin and restricted diet, or an oral"), question
+    assert table_answer("diabetes on a restricted diet, what rating", DIABETES).startswith("DC 7913")
+
+
 def test_money_down_makes_a_funding_fee_question_a_purchase():
     # "First va loan with 0 down" got the cash-out refinance table, which ranked above the purchase one in meaning.
     other = [("Funding fee rates for loans other than purchase loans:", ON_TOPIC),

@@ -2227,6 +2227,11 @@ def _described_row_first(units: list[Unit], question: str, chunk_of: Mapping[int
     if len(matched) != 1:
         matched = [u for u in rows if asked_words & content_words(_ROW_LEVEL_RE.sub("", u.text))
                    or asked_numbers & set(_MEASURE_RE.findall(u.text.split("—", 1)[-1]))]
+    if len(matched) > 1:
+        # "Metformin (an oral hypoglycemic agent) and a restricted diet": every row says "restricted diet", but the
+        # words only one row holds name it.
+        named = [u for u in matched if len(asked_words & _own_words(u, rows)) >= ROW_NAMED_WORDS]
+        matched = named if len(named) == 1 else matched
     # A word several rows share ("swelling", "antibiotics", "DLCO") says nothing of which one is meant.
     if len(matched) != 1:
         return units
