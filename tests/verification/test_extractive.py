@@ -1723,6 +1723,19 @@ def test_words_only_one_row_holds_name_it_among_rows_sharing_others():
     assert table_answer("diabetes on a restricted diet, what rating", DIABETES).startswith("DC 7913")
 
 
+def test_a_device_va_provides_is_answered_by_its_page_not_the_conditions_rules():
+    # "Does VA give hearing aids even if my hearing loss isn't service connected, I have 10% for my knee" led with
+    # the definition of hearing impairment for service connection: the condition's name went first.
+    rules = [("Before VA can service connect hearing loss (DC 6100), hearing must meet 38 CFR 3.385.", ON_TOPIC)]
+    aids = [("VA gives hearing aids to enrolled veterans with any compensable service-connected disability.", NEAR)]
+    chunks = [replace(chunk(1, 1, 0.7, rules[0][0]), title="Hearing loss for service connection (DC 6100)",
+                      diagnostic_code="6100"),
+              replace(chunk(2, 2, 0.8, aids[0][0]), title="Does VA provide hearing aids?")]
+    text = answer_from("does va give hearing aids even if my hearing loss isnt service connected. i have 10% for my knee",
+                       chunks, {1: rules, 2: aids}, codes=("6100",))
+    assert text.startswith("VA gives hearing aids"), text
+
+
 def test_money_down_makes_a_funding_fee_question_a_purchase():
     # "First va loan with 0 down" got the cash-out refinance table, which ranked above the purchase one in meaning.
     other = [("Funding fee rates for loans other than purchase loans:", ON_TOPIC),

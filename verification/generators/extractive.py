@@ -121,6 +121,10 @@ _NOT_ITS_TABLE_RE = re.compile(
     r"(?:lay|buddy|witness)\s+(?:statements?|letters?|evidence)|good evidence|"
     # "Shoulder surgery last month, can VA pay me 100% while I recover": the convalescence rating, not the table.
     r"while (?:i|he|she) (?:recover|heal)\w*|convalesc\w*|"
+    # "Does VA give hearing aids even if my hearing loss isn't service connected": a device VA provides, not the
+    # condition's levels.
+    r"\b(?:give|gives|provide|provides|cover|covers|pay for|pays for|get)\b[^.?!]{0,15}\b(?:hearing aids?|eye ?glasses|"
+    r"contacts|contact lenses|dentures|wheelchairs?|prosthe\w*|cpap (?:machines?|supplies))|"
     # "Rated 70% for PTSD, can I work a full time job": working with compensation, not the PTSD levels.
     r"(?:can|could|may) (?:i|he|she) (?:still )?(?:work|get a job|hold a job|keep (?:my|a) job)|full[- ]time job|"
     # "Bad before I joined and the army made it worse", "not on my entrance physical", "what effective date".
@@ -443,6 +447,8 @@ _OWN_RATING_RE = re.compile(
     r"(?:^|[,;.]\s*|\band\s+)\d{1,3}\s?(?:%|percent)\s+(?:rated|sc|service[- ]connected|disabled)\b(?!\s+(?:for|on)\b)|"
     r"\bas an?\s+\d{1,3}\s?(?:%|percent)\s+(?:disabled\s+|service[- ]connected\s+)?(?:vet|veteran)\b|"
     r"\bi (?:have|got) (?:a |an )?\d{1,3}\s?(?:%|percent) (?:rating|combined rating)\b|"
+    # "I have 10% for my knee": the level a condition of the asker's holds.
+    r"\bi have (?:a |an )?\d{1,3}\s?(?:%|percent) (?:for|on) (?:my|the) [\w-]+(?=[.,;]|\s*$)|"
     # "Can VA drop my 100 percent rating", "is my 70% PTSD rating protected": the asker's own level.
     r"\bmy \d{1,3}\s?(?:%|percent)(?: [\w&-]+)? (?:rating|p&t)\b|"
     # "life insurance for my 100 percent disabled husband": a person described by a rating.
