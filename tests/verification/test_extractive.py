@@ -1736,6 +1736,26 @@ def test_a_device_va_provides_is_answered_by_its_page_not_the_conditions_rules()
     assert text.startswith("VA gives hearing aids"), text
 
 
+def test_the_askers_own_dates_pick_the_effective_date_branch():
+    general = [("For most claims the effective date is the later of the date VA received the claim and the date "
+                "entitlement arose.", ON_TOPIC)]
+    discharge = [("If VA receives your claim within one year after you leave active service, the effective date can be "
+                  "the day after your separation.", NEAR),
+                 ("If VA receives the claim more than one year after separation, the effective date is the date VA "
+                  "received the claim.", NEAR)]
+    chunks = [replace(chunk(1, 1, 0.8, general[0][0]), title="Effective date: the general rule"),
+              replace(chunk(2, 2, 0.7, " ".join(t for t, _ in discharge)), title="Effective date within a year")]
+
+    def answer(question: str) -> str:
+        return answer_from(question, chunks, {1: general, 2: discharge})
+
+    assert answer("got out of the army aug 2024 and filed my claim in may 2025, what would my effective date be"
+                  ).startswith("If VA receives your claim within one year")
+    assert answer("separated sept 30 2023, VA got my claim nov 15 2024. whats my effective date").startswith(
+        "If VA receives the claim more than one year")
+    assert answer("what is an effective date").startswith("For most claims")
+
+
 def test_money_down_makes_a_funding_fee_question_a_purchase():
     # "First va loan with 0 down" got the cash-out refinance table, which ranked above the purchase one in meaning.
     other = [("Funding fee rates for loans other than purchase loans:", ON_TOPIC),

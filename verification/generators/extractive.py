@@ -1100,6 +1100,9 @@ def extractive_generate(
     chosen = _fitting_age_first(chosen, asked or question)
     chosen = _fitting_years_held_first(chosen, asked or question, this_year=datetime.date.today().year)
     chosen = _family_rates_first(chosen, by_chunk, chunk_of, asked or question)
+    chosen = _fitting_discharge_branch_first(
+        chosen, [u for n in sorted(by_chunk) for _, u in sorted(by_chunk[n], key=lambda su: su[1].position)],
+        asked or question)
     if money_asked and chosen and not _amount_of(chosen[0], money_nouns) \
             and not any(_ROW_RE.match(u.text) and "$" in u.text for u in chosen):
         # "How much is the copay for a specialist? I'm in priority group 8": the sentence with the amount leads,
@@ -1720,6 +1723,39 @@ def _fitting_years_held_first(chosen: list[Unit], question: str, *, this_year: i
         return chosen
     best = max(fitting, key=span)
     return chosen if best is chosen[0] else [best, *(u for u in chosen if u is not best)]
+
+
+_MONTHS = {m: i for i, m in enumerate("jan feb mar apr may jun jul aug sep oct nov dec".split(), start=1)}
+_MONTH_YEAR = (r"(?P<{0}m>jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?(?: \d{{1,2}}(?:st|nd|rd|th)?)?,? "
+               r"(?:of )?(?P<{0}y>(?:19|20)\d\d)\b")
+# "Got out of the army aug 2024 and filed my claim in may 2025", "separated sept 30 2023, VA got my claim nov 15 2024".
+_SEPARATED_ON_RE = re.compile(r"\b(?:got out|separated|discharged|ets(?:'?d)?|left (?:the )?(?:military|service|army|navy|"
+                              r"air force|marines?|marine corps|coast guard|active duty)|retired)\b[^.?!]{0,30}?\b"
+                              + _MONTH_YEAR.format("s"), re.IGNORECASE)
+_FILED_ON_RE = re.compile(r"\b(?:filed|applied|submitted|sent (?:in )?(?:my|the) claim|(?:va|they) (?:got|received) "
+                          r"(?:my|the) (?:claim|application))\b[^.?!]{0,30}?\b" + _MONTH_YEAR.format("f"), re.IGNORECASE)
+# The discharge page's two branches: "within one year after you leave active service", "more than one year after
+# separation".
+_WITHIN_YEAR_BRANCH_RE = re.compile(r"\bwithin (?:one|1) year (?:after|of) (?:you leave|leaving|separation|discharge)",
+                                    re.IGNORECASE)
+_AFTER_YEAR_BRANCH_RE = re.compile(r"\bmore than (?:one|1) year after (?:separation|discharge|you leave)", re.IGNORECASE)
+
+
+def _fitting_discharge_branch_first(chosen: list[Unit], units: Sequence[Unit], question: str) -> list[Unit]:
+    """Lead with the effective-date branch the asker's own dates fall in: "got out aug 2024, filed may 2025" is
+    within a year of leaving (the day after separation); "separated sept 2023, VA got my claim nov 2024" is not."""
+    left, filed = _SEPARATED_ON_RE.search(question), _FILED_ON_RE.search(question)
+    if not chosen or not left or not filed:
+        return chosen
+    months = (int(filed.group("fy")) - int(left.group("sy"))) * 12 \
+        + _MONTHS[filed.group("fm").lower()[:3]] - _MONTHS[left.group("sm").lower()[:3]]
+    if months == 12 or months < 0:
+        return chosen  # a year to the month: the days decide, which the question may not give
+    branch = _WITHIN_YEAR_BRANCH_RE if months < 12 else _AFTER_YEAR_BRANCH_RE
+    fitting = next((u for u in [*chosen, *units] if branch.search(u.text) and not _ROW_RE.match(u.text)), None)
+    if fitting is None or fitting is chosen[0]:
+        return chosen
+    return [fitting, *(u for u in chosen if u is not fitting)]
 
 
 def _whole_table(chosen: list[Unit], units: list[Unit]) -> list[Unit]:
