@@ -1756,6 +1756,24 @@ def test_the_askers_own_dates_pick_the_effective_date_branch():
     assert answer("what is an effective date").startswith("For most claims")
 
 
+def test_a_proposed_reduction_is_not_answered_with_a_decision_reviews_window():
+    board = [("You must submit the evidence within 90 days from the date the Board receives your VA Form 10182.",
+              ON_TOPIC)]
+    proposal = [("You have 60 days to submit evidence showing why compensation should stay at the current level.",
+                 NEAR)]
+    chunks = [replace(chunk(1, 1, 0.7, board[0][0]), title="Board Appeal: Evidence Submission docket (90 days)"),
+              replace(chunk(2, 2, 0.8, proposal[0][0]), title="Proposed rating reductions: 60 days to respond")]
+
+    def answer(question: str) -> str:
+        return answer_from(question, chunks, {1: board, 2: proposal})
+
+    assert answer("va proposes to reduce my ptsd from 70 to 30, how long do i have to send evidence").startswith(
+        "You have 60 days")
+    # A Board appeal named: its window answers.
+    assert answer("i filed a board appeal on the proposed reduction, how long do i have to send evidence").startswith(
+        "You must submit the evidence within 90 days")
+
+
 def test_money_down_makes_a_funding_fee_question_a_purchase():
     # "First va loan with 0 down" got the cash-out refinance table, which ranked above the purchase one in meaning.
     other = [("Funding fee rates for loans other than purchase loans:", ON_TOPIC),

@@ -297,6 +297,13 @@ _SURVIVOR_ASKS_RE = re.compile(r"\b(?:die[ds]?|dying|death|dead|deceased|passed|
                                r"survivor benefit plan|accrued)\b", re.IGNORECASE)
 # A page for appeals filed before February 19, 2019 ("Opting a legacy appeal into the AMA decision review system"),
 # and a question about one: an old appeal, its Statement of the Case or Form 9, a decision of those years.
+# "VA proposes to reduce my PTSD from 70 to 30, how long do I have to send evidence": 60 days to respond to the
+# proposal, not the Board's 90-day evidence window; a decision review's pages are another's case unless one is named.
+_PROPOSED_REDUCTION_RE = re.compile(r"\bpropos\w*\b[^.?!]{0,40}\b(?:reduc\w*|lower\w*|cut\w*|decreas\w*|stop\w*)\b",
+                                    re.IGNORECASE)
+_REVIEW_ASKS_RE = re.compile(r"\b(?:appeal\w*|board|bva|higher[- ]level|hlr|supplemental|decision reviews?|10182|nod|"
+                             r"final decision)\b", re.IGNORECASE)
+_REVIEW_TITLE_RE = re.compile(r"\b(?:board|higher-level review|supplemental claim|decision reviews?)\b", re.IGNORECASE)
 _LEGACY_TITLE_RE = re.compile(r"\blegacy\b", re.IGNORECASE)
 _LEGACY_ASKS_RE = re.compile(r"\b(?:legacy|old (?:appeals?|system|process)|statement of the case|s?soc|form 9|"
                              r"notice of disagreement|nod|opt\w*[- ]in|(?:19|20)\d\d|years? ago)\b", re.IGNORECASE)
@@ -782,6 +789,7 @@ def extractive_generate(
 
     survivor_asks = bool(_SURVIVOR_ASKS_RE.search(question))
     legacy_asks = bool(_LEGACY_ASKS_RE.search(question))
+    proposal_only = bool(_PROPOSED_REDUCTION_RE.search(asked or question)) and not _REVIEW_ASKS_RE.search(asked or question)
 
     def others_case(c: SourceChunk) -> bool:
         # "I got out last month": a page for those still serving; "I'm 58, can I still get the pension": a page
@@ -790,6 +798,7 @@ def extractive_generate(
             (serving and bool(_LEFT_TITLE_RE.search(c.title))) or \
             (not survivor_asks and bool(_SURVIVORS_TITLE_RE.search(c.title))) or \
             (not legacy_asks and bool(_LEGACY_TITLE_RE.search(c.title))) or \
+            (proposal_only and bool(_REVIEW_TITLE_RE.search(c.title))) or \
             (head_asks and bool(_NOT_HEAD_TITLE_RE.search(c.title))) or \
             (not champva_asks and bool(_CHAMPVA_TITLE_RE.search(c.title))) or \
             (days_left is not None and days_left >= 90 and bool(_UNDER_90_TITLE_RE.search(c.title))) or \
@@ -961,8 +970,11 @@ def extractive_generate(
     # "What is form 22-0803": a source naming a form or code the question writes answers, however far below the
     # pages on other forms it scores.
     on_written = [c for n, scored in by_chunk.items() if written and named(chunk_of_read[n], written) for c in scored]
-    best_score, best_unit = max(on_every or on_named or on_titled or on_written
-                                or (c for scored in by_chunk.values() for c in scored), key=lambda c: c[0])
+    candidates = list(on_every or on_named or on_titled or on_written or (c for scored in by_chunk.values() for c in scored))
+    # A page for another's case does not lead while another page can ("VA proposes to reduce my rating, how long do
+    # I have to send evidence": the Board's 90-day evidence window scored best on "send evidence").
+    best_score, best_unit = max([c for c in candidates if not others_case(chunk_of_read[c[1].chunk_number])]
+                                or candidates, key=lambda c: c[0])
     # "What do I need to show for 70 percent PTSD": the General Rating Formula's full 70% row, not the line a
     # condition's condensed table gives it.
     level_sources = [n for n in by_chunk if holds_level_in_full(chunk_of_read[n])] \
