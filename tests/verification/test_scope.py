@@ -676,6 +676,7 @@ OUTSIDE_BENEFITS_QUESTIONS = [
 NEAR_DOMAIN_IN_SCOPE = [
     # Near the loan, resume, pet, parking and distance phrases, still benefits questions.
     "can i put the VA automobile allowance toward my car loan",
+    "how much does montgomery gi bill active duty pay a month full time",
     "is a VA cash-out refinance better than a home equity loan",
     "I have a lot of credit card debt, can VA help",
     "does voc rehab help me write a resume",
