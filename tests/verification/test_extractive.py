@@ -1846,6 +1846,24 @@ def test_parents_asking_about_dic_are_not_answered_with_a_surviving_spouses_amou
 
     assert answer("our son was killed in action, how much is parents dic per month").startswith("Parents' DIC")
     assert answer("my husband died, how much is dic per month").startswith("DIC for a surviving spouse")
+    # A DIC page that never speaks of parents (the 8-year provision) does not lead for them either.
+    eight = [("The 8-year provision adds money to a surviving spouse's basic DIC rate.", ON_TOPIC)]
+    provision = replace(chunk(3, 3, 0.9, eight[0][0]), title="DIC 8-year provision")
+    assert answer_from("how much is parents dic a month, our son died in afghanistan", [provision, chunks[1]],
+                       {3: eight, 2: parents}).startswith("Parents' DIC")
+
+
+def test_children_with_no_surviving_spouse_are_not_answered_with_a_spouses_amounts():
+    spouse = [("DIC for a surviving spouse, each month:", LEAD), ("- Basic monthly rate — $1,699.36", OFF)]
+    child = [("A surviving child can get DIC if the child is not married and is under 18.", NEAR)]
+    chunks = [SourceChunk(number=1, chunk_id=1, entry_id="e1", title="DIC rates for a surviving spouse",
+                          url="https://www.va.gov/1", content="\n".join(t for t, _ in spouse), score=0.8),
+              SourceChunk(number=2, chunk_id=2, entry_id="e2", title="DIC for a surviving child", url="https://www.va.gov/2",
+                          content=child[0][0], score=0.7)]
+    text = extractive_generate(question="his wife died before him so its just his 2 kids, how much DIC do the kids get",
+                               question_vector=QUESTION_VECTOR, chunks=chunks, units={1: spouse, 2: child},
+                               chunk_types={1: "rating_table"}).text
+    assert text.startswith("A surviving child can get DIC"), text
 
 
 HIP = [

@@ -790,6 +790,7 @@ def extractive_generate(
     survivor_asks = bool(_SURVIVOR_ASKS_RE.search(question))
     legacy_asks = bool(_LEGACY_ASKS_RE.search(question))
     proposal_only = bool(_PROPOSED_REDUCTION_RE.search(asked or question)) and not _REVIEW_ASKS_RE.search(asked or question)
+    children_alone = bool(_CHILDREN_ALONE_RE.search(asked or question))
 
     def others_case(c: SourceChunk) -> bool:
         # "I got out last month": a page for those still serving; "I'm 58, can I still get the pension": a page
@@ -799,6 +800,7 @@ def extractive_generate(
             (not survivor_asks and bool(_SURVIVORS_TITLE_RE.search(c.title))) or \
             (not legacy_asks and bool(_LEGACY_TITLE_RE.search(c.title))) or \
             (proposal_only and bool(_REVIEW_TITLE_RE.search(c.title))) or \
+            (parents_asked and _dic_for_others_than_parents(c)) or (children_alone and _titled_for_spouse(c)) or \
             (head_asks and bool(_NOT_HEAD_TITLE_RE.search(c.title))) or \
             (not champva_asks and bool(_CHAMPVA_TITLE_RE.search(c.title))) or \
             (days_left is not None and days_left >= 90 and bool(_UNDER_90_TITLE_RE.search(c.title))) or \
@@ -1273,8 +1275,20 @@ _SPOUSE_TITLE_RE = re.compile(r"\bsurviving spouses?\b", re.IGNORECASE)
 _PARENT_TITLE_RE = re.compile(r"\bparents?\b", re.IGNORECASE)
 
 
+# "His wife died before him so it's just his 2 kids, how much DIC do the kids get": children with no surviving spouse.
+_CHILDREN_ALONE_RE = re.compile(r"\bno (?:surviving )?(?:spouse|wife|husband|widow)\b|\b(?:wife|husband|spouse|mom|mother) "
+                                r"(?:died|passed)(?: away)? (?:before|first|too|also)\b|\bjust (?:the|his|her|their|my) "
+                                r"(?:\d+ |two |three )?(?:kids|children)\b|\bonly (?:the )?(?:kids|children)\b", re.IGNORECASE)
+_DIC_TITLE_RE = re.compile(r"\bDIC\b|dependency and indemnity", re.IGNORECASE)
+
+
 def _titled_for_spouse(chunk: SourceChunk) -> bool:
     return bool(_SPOUSE_TITLE_RE.search(chunk.title)) and not _PARENT_TITLE_RE.search(chunk.title)
+
+
+def _dic_for_others_than_parents(chunk: SourceChunk) -> bool:
+    """A DIC page that never speaks of parents (the 8-year provision, a spouse's rates)."""
+    return bool(_DIC_TITLE_RE.search(chunk.title)) and not _PARENT_TITLE_RE.search(f"{chunk.title}\n{chunk.content}")
 
 
 def _presumption_only(chunk: SourceChunk) -> bool:
