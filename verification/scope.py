@@ -171,6 +171,8 @@ class ScopeTables:
     asked_object_leads: tuple[str, ...] = ()  # an everyday request's lead ("whats a good", "how do I block")
     asked_object_anchors: tuple[str, ...] = ()  # words that make a clause a benefits one, whatever its object
     asked_object_ignored: tuple[str, ...] = ()  # an object's words that say nothing of it (qualifiers, people)
+    status: tuple[str, ...] = ()  # va_benefit phrases that say the asker's standing, not a benefit asked about
+    va_name: tuple[str, ...] = ()
 
 
 @functools.cache
@@ -198,6 +200,8 @@ def scope_tables_load(*, path: Path = SCOPE_PHRASES_FILE) -> ScopeTables:
         asked_object_leads=phrases_get(path=path, table="asked_object_leads"),
         asked_object_anchors=phrases_get(path=path, table="asked_object_anchor_phrases"),
         asked_object_ignored=phrases_get(path=path, table="asked_object_ignored_words"),
+        status=phrases_get(path=path, table="status_phrases"),
+        va_name=phrases_get(path=path, table="va_name_phrases"),
     )
 
 
@@ -238,6 +242,7 @@ class _Compiled:
     asked_object: re.Pattern[str]
     asked_object_anchor: re.Pattern[str]
     asked_object_ignored: re.Pattern[str]
+    specific_benefit: re.Pattern[str]
     # Each rule with its phrases, its outright phrases and its keep_if, compiled (None when it has none).
     agency_rules: tuple[tuple[AgencyRule, re.Pattern[str], re.Pattern[str] | None, re.Pattern[str] | None], ...]
 
@@ -275,6 +280,8 @@ def _compiled(tables: ScopeTables) -> _Compiled:
         ),
         asked_object_anchor=_alternation(tables.va_benefit + tables.asked_object_anchors),
         asked_object_ignored=re.compile(r"(?:" + "|".join(tables.asked_object_ignored or ("(?!)",)) + r")"),
+        specific_benefit=_alternation(tuple(p for p in tables.va_benefit if p not in {*tables.status, *tables.va_name})
+                                      or ("(?!)",)),
     )
 
 
@@ -313,6 +320,24 @@ def asked_object_unknown(*, question: str, known: Callable[[str], bool], tables:
         if words and not all(known(word) for word in dict.fromkeys((words[0], words[-1]))):
             return found.group(0)
     return ""
+
+
+def unmatched_words_count(*, question: str, known: Callable[[str], bool], tables: ScopeTables | None = None) -> int:
+    """Return how many of the question's words the knowledge base has never seen, or 0 when it names a benefit.
+
+    Contractions, stop words, people and qualifiers (asked_object_ignored_words) are not counted; a question naming a
+    benefit beyond the asker's standing (status_phrases) counts none: "irrrl, can I take cash out for solar panels"
+    is a loan question whatever "solar" is.
+    """
+    from verification.spelling import CONTRACTIONS
+
+    rules = _DEFAULT if tables is None else _compiled(tables)
+    text = _normalise(question)
+    if rules.specific_benefit.search(text):
+        return 0
+    words = dict.fromkeys(re.findall(r"[a-z]+", text))
+    return sum(1 for word in words if len(word) > 2 and word not in STOP_WORDS and word not in CONTRACTIONS
+               and not rules.asked_object_ignored.fullmatch(word) and not known(word))
 
 
 def _medical_advice(matched: str, *, urgent: bool = False) -> ScopeDecision:

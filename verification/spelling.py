@@ -20,9 +20,9 @@ _LETTERS = "abcdefghijklmnopqrstuvwxyz"
 # Shorter words have too many neighbours one edit away ("bil" is "bill", "oil" or "nil").
 MIN_CORRECTED_LENGTH = 5
 # Contractions typed without their apostrophe: words, not misspellings.
-_CONTRACTIONS = frozenset(
+CONTRACTIONS = frozenset(
     "dont doesnt didnt cant couldnt wont wouldnt shouldnt isnt arent wasnt werent hasnt havent hadnt "
-    "whats thats theres heres wheres whos hows lets youre theyre weve youve theyve ive im ill id".split()
+    "whats thats theres heres wheres whos hows lets youre theyre weve youve theyve ive im ill id hes shes".split()
 )
 
 # Everyday words the model's vocabulary lacks that sit one edit from a corpus word: "its my left arm and im a
@@ -41,7 +41,7 @@ def spelling_correct(*, text: str, corpus_words: Mapping[str, int], known: froze
 
 
 def _correction(word: str, corpus_words: Mapping[str, int], known) -> str | None:
-    if len(word) < MIN_CORRECTED_LENGTH or word in corpus_words or word in known or word in _CONTRACTIONS \
+    if len(word) < MIN_CORRECTED_LENGTH or word in corpus_words or word in known or word in CONTRACTIONS \
             or word in _EVERYDAY:
         return None
     candidates = [w for w in _edits(word) if w in corpus_words]

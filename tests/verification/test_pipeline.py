@@ -297,6 +297,17 @@ def test_interaction_with_another_agency_stays_in_scope():
     assert result.refusal_reason != "out_of_scope"
 
 
+@pytest.mark.parametrize("question", [
+    "kitchen sink is draining super slow, tried drano didnt work. bought this house with my va loan last year, is it "
+    "worth calling a plumber",
+    "easy crockpot recipes for someone with one good arm? service connected shoulder injury makes chopping hard",
+])
+def test_an_everyday_question_with_the_askers_standing_beside_it_is_refused(question):
+    # Retrieval came no closer than the weak threshold and the question's subject is words no source holds.
+    result = answer_question(question=question, use_cache=False)
+    assert result.refused and result.refusal_reason == "retrieval_too_weak", result.answer
+
+
 def test_far_off_topic_is_refused_with_suggestions():
     result = answer_question(question="How many moons does Jupiter have?")
     assert result.refused and result.refusal_reason == "retrieval_too_weak"

@@ -1125,3 +1125,13 @@ def test_an_everyday_request_for_a_thing_no_source_names_is_outside_benefits(que
 ])
 def test_a_request_for_a_thing_held_or_in_a_benefits_clause_stays_in_scope(question):
     assert scope.asked_object_unknown(question=question, known=held) == ""
+
+
+def test_words_no_source_holds_are_counted_unless_a_benefit_is_named():
+    assert scope.unmatched_words_count(question="im 70% service connected, whats a good way to budget my paycheck",
+                                       known=held) == 3  # good, way, budget, paycheck: "good" is ignored
+    # Contractions, people and stop words are not counted.
+    assert scope.unmatched_words_count(question="my husband wasnt there, hes gone", known=held) == 1  # "gone"
+    # A benefit named beyond the asker's standing: a benefits question whatever its other words.
+    assert scope.unmatched_words_count(question="irrrl, can i take cash out for solar panels", known=held) == 0
+    assert scope.unmatched_words_count(question="what should i bring to my comp and pen exam", known=held) == 0

@@ -21,8 +21,10 @@ from verification.layers.confidence import answer_confidence, confidence_assess
 from verification.layers.refusal import refusal_build
 from verification.layers.relevance import relevance_filter
 from verification.layers.types import Refusal, SourceChunk
+from verification.pipeline.intake import corpus_word_known
 from verification.pipeline.reply import cached, clean_verification, refused
 from verification.pipeline.state import AnswerState, Reply, replace
+from verification.scope import unmatched_words_count
 from verification.terminology import (
     definition_passage_find,
     definitional_term_extract,
@@ -329,7 +331,16 @@ def relevance(state: AnswerState) -> AnswerState:
                     decision=f"best={result.best_score:.3f} kept={len(result.kept)}")
     if result.refuse:
         return refused(state, weak_refusal(state), state.decision)
+    if result.weak_retrieval and \
+            unmatched_words_count(question=state.text, known=corpus_word_known) >= UNMATCHED_WORDS_REFUSED:
+        # "Hurricane season coming, what should be in a hurricane kit, my husband uses a cpap": retrieval came no
+        # closer than the weak threshold, and the question's own subject is words no source holds.
+        return refused(state, weak_refusal(state), f"{state.decision} unmatched words")
     return state
+
+
+# Words no source holds, in a weakly retrieved question naming no benefit, that make it one the sources do not answer.
+UNMATCHED_WORDS_REFUSED = 2
 
 
 def weak_refusal(state: AnswerState) -> Refusal:
