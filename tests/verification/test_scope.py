@@ -246,6 +246,8 @@ OTHER_AGENCY_QUESTIONS = [
     ("navy vet here, how do i get my credit card interest lowered", CONSUMER_FINANCE),
     ("E6 here, when do we get mid-month pay if it lands on a sunday", DFAS),
     ("what does BRS pay me at 22 years", DFAS),
+    ("my rater gave me a bad ncoer, can i appeal it", DOD),
+    ("how long are army deployments to poland these days", DOD),
     ("how do i write a resume for a civilian job after 8 years as a medic", DOL),
 ]
 
@@ -295,6 +297,7 @@ MEDICAL_ADVICE_QUESTIONS = [
     "the VA prescribed me meloxicam but it barely works, can i just double it until my appointment",
     "whats the best over the counter cream for a psoriasis flare on my elbows? the steroid one isnt doing much",
     "my foot has been peeling and itching for a month, what ointment should i use",
+    "is emdr or prolonged exposure better for combat nightmares",
     "VA surgeon says I can do the hernia mesh repair now or watch and wait. which one would you pick if you were me?",
     "i take 800mg ibuprofen 3 times a day for my knees. is that too much? should I switch to something else",
     "Ive had pressure in my chest on and off since yesterday when I climb stairs. Is it my heart or my old rib injury?",
@@ -376,6 +379,7 @@ CHIT_CHAT_QUESTIONS = [
     "how far is the moon from earth",
     "what year did the marines become their own branch",
     "when was the coast guard founded",
+    "is the va better now than it was under the last president",
 ]
 
 IN_SCOPE_QUESTIONS = [
@@ -485,6 +489,9 @@ OUTSIDE_BENEFITS_QUESTIONS = [
     "our dog passed away, is it legal to bury him in the yard",
     "what time does the lab at the va in dallas open on saturday",
     "is there free parking at the houston va",
+    "i need the direct number for the rater who did my claim",
+    "can my gi bill pay for my dog's boarding during finals",
+    "can the clothing allowance cover a halloween costume",
     "marine vet, is an elliptical or a rowing machine easier on bad knees",
     "my truck keeps overheating on the way to my va appointments, is it the radiator",
     "navy vet here, any good books about submarines",
@@ -690,6 +697,9 @@ NEAR_DOMAIN_IN_SCOPE = [
     "my service dog died, will VA provide a new one",
     "does VA travel pay cover parking at the hospital",
     "how far back can VA pay my claim",
+    "my ncoer says I was hurt on duty, can I use it as evidence for my claim",
+    "does VA offer EMDR therapy for PTSD",
+    "does the gi bill pay for a boarding school",
     "I have CAD and on the treadmill test I got chest pain at 6 METs, what rating",
     "does va travel pay cover a road trip to my c&p exam",
     "can va pay for driver training with hand controls",
