@@ -171,19 +171,20 @@ def test_dashboard_and_report_pages(client, reviewer, settings, django_capture_o
     settings.ANSWER_THRESHOLDS = {**settings.ANSWER_THRESHOLDS,
                                   "local": {**settings.ANSWER_THRESHOLDS["local"], "warning": 0.99}}
     with django_capture_on_commit_callbacks(execute=True):
-        weak = answer_question(question="Can I get a VA loan for a second home?")
-    LowConfidenceReport.objects.filter(answered_question_id=weak.id).update(topic_gap="home_loans")
+        # Answered, and under the warning threshold set just below 1: every answer is reported.
+        weak = answer_question(question="How long is an intent to file good for?")
+    LowConfidenceReport.objects.filter(answered_question_id=weak.id).update(topic_gap="intent_to_file")
     client.force_login(reviewer)
     dashboard = client.get(reverse("admin:knowledge_answeredquestion_dashboard"), secure=True).content.decode()
-    assert re.search(r'id="queue-size"><a [^>]*>1</a>', dashboard) and "home_loans: 1 open report" in dashboard
+    assert re.search(r'id="queue-size"><a [^>]*>1</a>', dashboard) and "intent_to_file: 1 open report" in dashboard
     gaps = client.get(reverse("admin:verification_lowconfidencereport_gaps"), secure=True).content.decode()
-    assert "home_loans" in gaps and change_url(weak.id) in gaps
+    assert "intent_to_file" in gaps and change_url(weak.id) in gaps
 
     report = LowConfidenceReport.objects.get(answered_question_id=weak.id)
     client.post(reverse("admin:verification_lowconfidencereport_resolve", args=[report.id]),
-                {"note": "Added home-loan chunks.", "next": change_url(weak.id)}, secure=True)
+                {"note": "Added intent-to-file chunks.", "next": change_url(weak.id)}, secure=True)
     report.refresh_from_db()
-    assert report.status == "resolved" and report.resolution_note == "Added home-loan chunks."
+    assert report.status == "resolved" and report.resolution_note == "Added intent-to-file chunks."
 
 
 def test_editing_the_knowledge_base_asks_why_and_keeps_who(client, reviewer, answered):
