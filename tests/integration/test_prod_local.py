@@ -96,6 +96,8 @@ def test_prod_local_serves_works_schedules_and_stops(prod_local, tmp_path):
     page = page_ask(base, "What form do I use for an intent to file?")
     assert "21-0966" in page
 
+    # A run before this one on the same database left the chunk in: it goes, so the ingest adds it again.
+    shell(env, "from knowledge.models import Chunk; Chunk.objects.filter(entry_id='smoke-new-chunk').delete()")
     corpus = tmp_path / "new.json"
     corpus.write_text(json.dumps([vbkb_record(
         "smoke-new-chunk", "A smoke-test chunk: the Board of Veterans' Appeals hears appeals filed with VA Form "
