@@ -172,7 +172,7 @@ class ScopeTables:
     asked_object_anchors: tuple[str, ...] = ()  # words that make a clause a benefits one, whatever its object
     asked_object_ignored: tuple[str, ...] = ()  # an object's words that say nothing of it (qualifiers, people)
     status: tuple[str, ...] = ()  # va_benefit phrases that say the asker's standing, not a benefit asked about
-    va_name: tuple[str, ...] = ()
+    va_name: tuple[str, ...] = ()  # VA's own names, which va_benefit holds first and name no benefit by themselves
 
 
 @functools.cache

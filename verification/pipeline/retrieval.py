@@ -333,8 +333,8 @@ def relevance(state: AnswerState) -> AnswerState:
         return refused(state, weak_refusal(state), state.decision)
     if result.weak_retrieval and \
             unmatched_words_count(question=state.text, known=corpus_word_known) >= UNMATCHED_WORDS_REFUSED:
-        # "Hurricane season coming, what should be in a hurricane kit, my husband uses a cpap": retrieval came no
-        # closer than the weak threshold, and the question's own subject is words no source holds.
+        # "Kitchen sink is draining slow, tried drano, bought this house with my va loan": retrieval came no closer
+        # than the weak threshold, and the question's own subject is words no source holds.
         return refused(state, weak_refusal(state), f"{state.decision} unmatched words")
     return state
 
