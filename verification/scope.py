@@ -48,6 +48,7 @@ from pathlib import Path
 
 from knowledge.phrase_tables import FLAG, PHRASES_DIR, REGEXES, TEXT, phrase_records_get, phrases_get
 from verification.layers.citations import STOP_WORDS
+from verification.spelling import CONTRACTIONS
 
 CATEGORY_OTHER_AGENCY = "other_agency"
 CATEGORY_MEDICAL_ADVICE = "medical_advice"
@@ -309,8 +310,8 @@ def asked_object_unknown(*, question: str, known: Callable[[str], bool], tables:
     """
     rules = _DEFAULT if tables is None else _compiled(tables)
     text = _normalise(question)
+    breaks = [m.start() for m in _CLAUSE_BREAK_RE.finditer(text)]
     for found in rules.asked_object.finditer(text):
-        breaks = [m.start() for m in _CLAUSE_BREAK_RE.finditer(text)]
         start = max((b for b in breaks if b < found.start()), default=-1) + 1
         end = min((b for b in breaks if b >= found.end()), default=len(text))
         if rules.asked_object_anchor.search(text[start:end]):
@@ -329,8 +330,6 @@ def unmatched_words_count(*, question: str, known: Callable[[str], bool], tables
     benefit beyond the asker's standing (status_phrases) counts none: "irrrl, can I take cash out for solar panels"
     is a loan question whatever "solar" is.
     """
-    from verification.spelling import CONTRACTIONS
-
     rules = _DEFAULT if tables is None else _compiled(tables)
     text = _normalise(question)
     if rules.specific_benefit.search(text):

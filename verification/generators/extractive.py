@@ -746,8 +746,6 @@ def extractive_generate(
     sources = sorted(chunks, key=lambda c: (not named(c, leading_entities), c.diagnostic_code not in leading_entities,
                                             benefit_rank(c), unasked_table(c), c.number))
     sources = [c for c in sources if not misread(c)] or sources
-    if parents_asked:
-        sources = [c for c in sources if not _titled_for_spouse(c)] or sources
     read = sources[:MAX_SOURCE_CHUNKS]
     # "Why was my retro check less than expected? I'm a military retiree": the source full-text search ranks
     # first (it says "retired pay") may sit below the best few in meaning; it is read too.
@@ -800,7 +798,8 @@ def extractive_generate(
             (not survivor_asks and bool(_SURVIVORS_TITLE_RE.search(c.title))) or \
             (not legacy_asks and bool(_LEGACY_TITLE_RE.search(c.title))) or \
             (proposal_only and bool(_REVIEW_TITLE_RE.search(c.title))) or \
-            (parents_asked and _dic_for_others_than_parents(c)) or (children_alone and _titled_for_spouse(c)) or \
+            ((parents_asked or children_alone) and _titled_for_spouse(c)) or \
+            (parents_asked and _dic_for_others_than_parents(c)) or \
             (head_asks and bool(_NOT_HEAD_TITLE_RE.search(c.title))) or \
             (not champva_asks and bool(_CHAMPVA_TITLE_RE.search(c.title))) or \
             (days_left is not None and days_left >= 90 and bool(_UNDER_90_TITLE_RE.search(c.title))) or \
