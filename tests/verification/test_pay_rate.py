@@ -22,6 +22,8 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("bundled_kb")]
     ("how much is 50 and 30 combined", None),
     ("im single and rated 60%, my check is like 1435, am i getting shorted", 60),
     ("I'm 30% and my check went down this month", 30),
+    ("im rated 60% single, how much is my monthly check", 60),
+    ("rated 60%, how much is the funding fee on my loan", None),
     ("I'm rated 50%, my wife and I want to buy a house", None),
 ])
 def test_a_question_asking_what_one_level_pays_is_told_from_one_giving_it_as_context(question, level):

@@ -136,7 +136,10 @@ _PAY_QUESTION_RE = re.compile(
     rf"|\b(?:rate|amount|payment|compensation) (?:for|of|at) (?:a |an )?{_LEVEL}"
     rf"|{_LEVEL}[^.?!]{{0,20}}\b(?:per month|a month|monthly)\b"
     # "Rated 60%, my check is like 1435, am I getting shorted": what the level pays is asked.
-    rf"|{_LEVEL}[^.?!,]{{0,20}}[,.]?\s*(?:and\s+)?my (?:monthly )?(?:check|payment|deposit|va pay)\b",
+    rf"|{_LEVEL}[^.?!,]{{0,20}}[,.]?\s*(?:and\s+)?my (?:monthly )?(?:check|payment|deposit|va pay)\b"
+    # "Rated 60% single, how much is my monthly check": the level said first, what it pays asked after.
+    rf"|{_LEVEL}[^.?!]{{0,30}}\bhow much (?:is|will|would|do i get|does it pay)\b[^.?!]{{0,25}}"
+    rf"\b(?:check|payment|deposit|a month|monthly|per month|each month)\b",
     re.IGNORECASE,
 )
 # Other amounts the rates table does not give: back pay, SMC, TDIU, DIC, pension, copays, incarceration.
