@@ -132,6 +132,13 @@ OTHER_AGENCY_QUESTIONS = [
     ("When is military retired pay deposited?", DFAS),
     ("How do I log in to myPay?", DFAS),
     ("what's the combat pay rate for deployed soldiers this year", DFAS),
+    ("is active duty getting a pay raise in january and how much is it", DFAS),
+    ("how much does a marine lance corporal make a month", DFAS),
+    ("when is my promotion to E-6 gonna come thru, i have 6 yrs TIS", DOD),
+    ("what is the salary of a GS-11 VSR claims processor at the VA in denver", HIRING),
+    ("how much does the state of new york pay in its annuity to blind veterans this year", STATE_VA),
+    ("how many state veterans homes are there in ohio and which one has the shorter waiting list", STATE_VA),
+    ("what time does the texas dmv open on saturdays? need to bring my DD-214 for the veteran thing", DMV),
     ("how many points do i need to make E-5 in the army this month", DOD),
     ("what are the new marine corps tattoo rules", DOD),
     ("can i wear my ocp uniform to my kids school event", DOD),
@@ -336,6 +343,9 @@ CRISIS_QUESTIONS = [
 ]
 
 CHIT_CHAT_QUESTIONS = [
+    "what's the stock price of the company that does VA c&p exams, QTC or whatever",
+    "who do u think wins army navy this year",
+    "what was the first purple heart ever awarded and who got it",
     "when was the va founded",
     "whats the capital of australia lol my buddy from the legion swears its sydney",
     "what year did the gulf war start and who was president? my brother in law says Clinton",
@@ -484,6 +494,17 @@ IN_SCOPE_QUESTIONS = [
 
 
 OUTSIDE_BENEFITS_QUESTIONS = [
+    # One facility's, person's or docket's facts, lenders and hospitals ranked, salaries, another country's veterans.
+    "whats the phone number and hours for the VA clinic in Fayetteville NC? need to call about my appt",
+    "what is the name of the VSO rep at the Waco regional office who handles PTSD claims",
+    "what did the board of veterans appeals decide in docket number 19-12345",
+    "whats the best VA loan lender in georgia with the lowest interest rate today",
+    "which VA hospital has the best rating for knee replacement surgery in the midwest",
+    "uk veteran here, how do i claim a war pension from veterans uk for hearing loss",
+    "i'm a german bundeswehr veteran living in the US, can i get any VA benefits",
+    "my dog has ptsd too from living with me and the fireworks, can she get disability pay",
+    "my va loan house has termites, whats the best way to get rid of them",
+    "cheap meal prep recipes for a family of 4 living on a va pension",
     "my husband and i argue every time he drinks since his last deployment",
     "do nfl players get a pension after 3 seasons",
     "which school district near fort liberty has the best high schools",
@@ -694,6 +715,20 @@ OUTSIDE_BENEFITS_QUESTIONS = [
     "how do i get revenge on the va for denying me",
 ]
 NEAR_DOMAIN_IN_SCOPE = [
+    # Near the facility, figures, lender and foreign-veteran phrases.
+    "how long does the va take to decide a claim",
+    "how long will my claim be at the regional office",
+    "how long does the c&p exam take at the local va",
+    "does va pay for a state veterans home",
+    "which lenders make va loans",
+    "korean war veteran, can i get a pension",
+    "what is the name of the form for tdiu",
+    # Near the pay-raise, pest, pet and award phrases.
+    "is va disability getting a raise in december",
+    "does a va loan appraisal need a termite inspection",
+    "can my service dog get vet care through the va",
+    "i have a purple heart, do i pay the va funding fee",
+    "does the gi bill pay for culinary school",
     # Near the loan, resume, pet, parking and distance phrases, still benefits questions.
     "can i put the VA automobile allowance toward my car loan",
     "how much does montgomery gi bill active duty pay a month full time",
@@ -877,6 +912,15 @@ NEAR_DOMAIN_IN_SCOPE = [
 
 # One case's odds, approval rates, a judge's leanings: the sources hold the rules, never a forecast.
 OUTCOME_PREDICTION_QUESTIONS = [
+    "how long is the St Petersburg regional office taking right now to finish a claim? mine's been sitting 5 months",
+    "what is the average wait time at the phoenix va for a new primary care appt this month",
+    "how long does the pittsburgh VA take to schedule a C&P exam, my buddy said like 2 weeks",
+    "how many disability claims did VA finish last month exactly? i heard it was a record",
+    "what's the current backlog number for claims over 125 days as of this week",
+    "how many veterans committed suicide in 2024 in montana",
+    "what does dr. raymond kessler at the houston VA think about connecting sleep apnea to burn pits",
+    "are there any bills in congress right now that would raise the burial allowance",
+    "what will the VA do about the new presidents executive order on the workforce, will claims slow down",
     "what are the chances I win my board appeal for sleep apnea",
     "Is Veterans Law Judge Smith known for granting PTSD cases?",
     "what percent of higher level reviews actually get overturned",
