@@ -1983,6 +1983,8 @@ def test_a_yes_or_no_is_answered_by_the_sentence_not_by_a_table_of_rates():
     assert text.startswith("Veterans receiving VA disability compensation are exempt"), text
     text = generate("im rated 40% do i have to pay the va funding fee", {1: fees}, {1: 0.7}).text
     assert text.startswith("Veterans receiving VA disability compensation are exempt"), text
+    text = generate("im 10% disabled do i have to pay the va funding fee", {1: fees}, {1: 0.7}).text
+    assert text.startswith("Veterans receiving VA disability compensation are exempt"), text
     assert text.index("For purchase loans") < text.index("2.15%") < text.index("3.3%")
     # The lay terms appended to the question ("what a 0% noncompensable rating means") ask for no level.
     asked = "I'm rated 0% for hemorrhoids, do I still have to pay the VA loan funding fee?"
@@ -2417,3 +2419,29 @@ def test_a_condition_whose_levels_no_source_holds_is_not_answered_with_ratings_i
     assert answer_from(asked, chunks, {1: general}, codes=("7338",)) == ""
     # Without a condition named, the general page answers.
     assert answer_from("what is a VA disability rating", chunks, {1: general}).startswith("Each condition gets")
+
+
+CHAMPVA_RULES = [("CHAMPVA shares the cost of health care for certain family members.", NEAR),
+                 ("A spouse or child may qualify if the veteran is rated permanently and totally disabled.", NEAR),
+                 ("Family members eligible for TRICARE generally cannot use CHAMPVA.", ON_TOPIC)]
+
+
+def test_an_exception_to_who_qualifies_follows_the_rule_unless_who_cannot_is_asked():
+    text = generate("my husband is 100% p&t, can me and the kids get champva", {1: CHAMPVA_RULES}, {1: 0.7}).text
+    assert text.index("may qualify") < text.index("cannot use CHAMPVA"), text
+    text = generate("who cannot use champva", {1: CHAMPVA_RULES}, {1: 0.7}).text
+    assert text.startswith("Family members eligible for TRICARE"), text
+
+
+def test_a_page_for_those_65_and_older_is_another_asker_s_unless_age_or_medicare_is_named():
+    for_life = replace(chunk(1, 1, 0.53), title="CHAMPVA for Life (age 65 and older)")
+    rules = replace(chunk(2, 2, 0.49), title="CHAMPVA: who qualifies")
+    units = {1: [("CHAMPVA for Life extends CHAMPVA coverage to beneficiaries age 65 and older.", ON_TOPIC)],
+             2: [("A spouse may qualify for CHAMPVA if the veteran is rated permanently and totally disabled.", NEAR)]}
+    types = {1: "eligibility", 2: "eligibility"}
+    text = answer_from("i have 70% and my wife doesnt have insurance can she get champva?", [for_life, rules], units,
+                       chunk_types=types)
+    assert text.startswith("A spouse may qualify"), text
+    text = answer_from("my wife turns 65 and gets medicare, can she keep champva?", [for_life, rules], units,
+                       chunk_types=types)
+    assert text.startswith("CHAMPVA for Life extends"), text

@@ -49,3 +49,15 @@ def _source_text() -> str:
     from knowledge import selectors as kb
 
     return " ".join(h.content for h in kb.source_chunks_get(url_suffix=PAY_RATES_URL_SUFFIX))
+
+
+def test_an_asker_with_a_family_is_told_first_that_the_row_is_a_veteran_alones():
+    result = answer_question(question="how much is 100% va disability with a spouse and 2 kids per month",
+                             use_cache=False)
+    assert result.routing_reason == "pay_rate"
+    first, rest = result.answer.split("\n\n", 1)
+    assert "VA pays more for a spouse" in first and "$" not in first
+    assert "no spouse, child or dependent parent" in rest and re.search(r"^- 100% — \$", rest, re.MULTILINE)
+    # Below 30 percent VA pays no more for a family: the row leads.
+    low = answer_question(question="how much is 20% a month, i have a wife and kids", use_cache=False)
+    assert low.answer.startswith("How much money VA pays")

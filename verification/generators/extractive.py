@@ -92,6 +92,10 @@ _ELIGIBILITY_QUESTION_RE = re.compile(
     r"(?:can|could|would) (?:i|we|she|he|they|my \w+) (?:get|receive|qualify for) [^.?!]{1,30} if|"
     # "I'm 10% service connected, can I get VR&E": the asker's status, then whether it is enough.
     r"i'?m\b[^.?!]{1,40}?,?\s(?:can|could|would|do) (?:i|we) (?:still )?(?:get|receive|qualify for|use|apply for)|"
+    # "i have 70% and my wife doesnt have insurance can she get champva": the asker's level, then whether a family
+    # member's benefit follows from it.
+    r"\b(?:i'?m|i have|i am)\s(?:rated\s)?\d{1,3}\s?(?:%|percent)[^.?!]{1,60}?\s(?:can|could|would|does|do) "
+    r"(?:she|he|they|my (?:wife|husband|spouse|kids|children|son|daughter)) (?:still )?(?:get|receive|qualify for|use)|"
     # "im only rated 10%. can I still use voc rehab": a status ending its own sentence, then "still" (not "I'm
     # rated 70% for PTSD. Can I get sleep apnea service connected", a claim).
     r"i'?m\b[^.?!]{1,40}?\.\s+(?:can|could|would|do) (?:i|we) still (?:get|receive|qualify for|use|apply for))\b",
@@ -310,6 +314,11 @@ _LEGACY_ASKS_RE = re.compile(r"\b(?:legacy|old (?:appeals?|system|process)|state
 # CHAMPVA's pages are for a veteran's family: "is there a yearly cap on what I pay for VA prescriptions" is not
 # answered by CHAMPVA's catastrophic cap unless CHAMPVA or a family member is named.
 _CHAMPVA_TITLE_RE = re.compile(r"\bchampva\b", re.IGNORECASE)
+# A page for those 65 and older ("CHAMPVA for Life (age 65 and older)") is another's case unless the question speaks of
+# age or Medicare: "i have 70% and my wife doesnt have insurance can she get champva".
+_OLDER_TITLE_RE = re.compile(r"\b(?:age )?(?:6[0-9]|5[5-9]) (?:and|or) (?:older|over)\b", re.IGNORECASE)
+_OLDER_ASKS_RE = re.compile(r"\b(?:[5-9]\d|medicare|older|elderly|senior|retire\w*|for life|age|aged|turn\w*|birthday)\b",
+                            re.IGNORECASE)
 _CHAMPVA_ASKS_RE = re.compile(r"\b(?:champva|spouses?|wife|husband|widow\w*|child(?:ren)?|kids?|sons?|daughters?|"
                               r"family|dependents?|survivors?|surviving|mom|mother|dad|father|parents?)\b", re.IGNORECASE)
 # "I'm buying a house, what funding fee will I pay", "first va loan with 0 down" (money down is a purchase's): the
@@ -519,8 +528,8 @@ _TEMPORARY_TOTAL_RE = re.compile(r"\btemporary (?:total|100 ?(?:%|percent\b))(?:
 _COMBINED_RE = re.compile(r"\bcombin\w*", re.IGNORECASE)
 # A yes/no question ("do I need ...", "can I get ...") is answered by the explanation before any table.
 # "I have PTSD and depression, will the VA give me two ratings": the question may follow what the asker says
-# ("im rated 40% do i have to pay the funding fee": a level written runs into it).
-_YES_NO_RE = re.compile(r"(?:^|[,.;:!?\-–—]\s|\d\s?(?:%|percent)\s)\W*"
+# ("im rated 40% do i have to pay the funding fee", "im 10% disabled do i have to pay": a level written runs into it).
+_YES_NO_RE = re.compile(r"(?:^|[,.;:!?\-–—]\s|\d\s?(?:%|percent)(?:\s(?:disabled|sc|service[- ]connected|p&t))?\s)\W*"
                         r"(?:do|does|did|can|could|is|are|am|was|will|would|should|has|have|if)\b",
                         re.IGNORECASE)
 # A condition's table that condenses the levels it borrows ("PTSD ... Condensed levels:"): the General Rating
@@ -644,6 +653,7 @@ def extractive_generate(
     wants_all = bool(_ALL_LEVELS_RE.search(question))
     head_asks = bool(_HEAD_ASKS_RE.search(asked or question))
     champva_asks = bool(_CHAMPVA_ASKS_RE.search(asked or question))
+    older_asks = bool(_OLDER_ASKS_RE.search(re.sub(r"\d+\s?(?:%|percent)", " ", asked or question)))
     days_left = _days_left(asked or question)
     served_years = {int(m.group("year")) for m in _SERVED_IN_RE.finditer(asked or question)}
     served_in = served_years.pop() if len(served_years) == 1 else None
@@ -802,6 +812,7 @@ def extractive_generate(
             (parents_asked and _dic_for_others_than_parents(c)) or \
             (head_asks and bool(_NOT_HEAD_TITLE_RE.search(c.title))) or \
             (not champva_asks and bool(_CHAMPVA_TITLE_RE.search(c.title))) or \
+            (not older_asks and bool(_OLDER_TITLE_RE.search(c.title))) or \
             (days_left is not None and days_left >= 90 and bool(_UNDER_90_TITLE_RE.search(c.title))) or \
             (days_left is not None and days_left < 90 and bool(_BDD_WINDOW_TITLE_RE.search(c.title))) or \
             (buying and not refinancing and bool(_REFINANCE_TITLE_RE.search(c.title))
@@ -1102,7 +1113,8 @@ def extractive_generate(
     if borrowed_rows:
         chosen = _rows_together(chosen)
     chosen = _direct_first(chosen, best_unit, {id(u): score for scored in by_chunk.values() for score, u in scored},
-                           over_table=yes_no and not levels)
+                           over_table=yes_no and not levels,
+                           exclusion_asked=bool(_EXCLUSION_RE.search(asked or question)))
     if len(sides) == 2 and not any(sides[0] | sides[1] <= content_words(c.title) for c in read):
         # (A page on both, "TDIU versus a 100% schedular rating", compares them itself.)
         chosen = _compared_first(chosen, sides, by_chunk)
@@ -1537,14 +1549,23 @@ def _compared_first(chosen: list[Unit], sides: list[frozenset[str]],
     return first + rest
 
 
-def _direct_first(chosen: list[Unit], best: Unit, scores: Mapping[int, float], *, over_table: bool = False) -> list[Unit]:
+# "Family members eligible for TRICARE generally cannot use CHAMPVA": an exception to who qualifies, which follows the
+# rule ("A spouse or child may qualify if ...") unless the question asks who cannot.
+_EXCLUSION_RE = re.compile(r"\b(?:cannot|can'?t|can not|not eligible|(?:does|do|did)(?: not|n'?t) qualify|"
+                           r"(?:is|are)(?: not|n'?t) eligible|disqualif\w*)\b", re.IGNORECASE)
+_QUALIFIES_RE = re.compile(r"\b(?:may|can|might) qualify\b|\bqualif(?:y|ies) if\b|\b(?:is|are) eligible if\b", re.IGNORECASE)
+
+
+def _direct_first(chosen: list[Unit], best: Unit, scores: Mapping[int, float], *, over_table: bool = False,
+                  exclusion_asked: bool = False) -> list[Unit]:
     """Lead with the sentence that best answers the question ("You can file a Supplemental Claim at any time,
     but ...") when the leading source's own order puts it later and it clearly outscores the sentence that
     opens; not when it leans on what comes before it, nor in a table, whose lead and rows keep their order.
 
     ``over_table``: a yes-or-no question ("I'm rated 10%, do I still have to pay the funding fee") is answered by
     a sentence after a table ("veterans receiving compensation are exempt"), which then leads the table whole,
-    however close the sentence opening the source scores.
+    however close the sentence opening the source scores. An exception to who qualifies does not jump over the
+    rule it excepts from, unless the question (``exclusion_asked``) asks who cannot.
     """
     in_table = _ROW_RE.match(best.text) or _TABLE_LEAD_RE.search(best.text)
     if not chosen or chosen[0] is best or not any(u is best for u in chosen) \
@@ -1555,7 +1576,9 @@ def _direct_first(chosen: list[Unit], best: Unit, scores: Mapping[int, float], *
             or _CONTEXT_BOUND_RE.match(best.text) or _BACK_REFERENCE_RE.search(best.text) \
             or _ADDITIVE_RE.search(best.text) or _EXAMPLE_OPENING_RE.match(best.text) \
             or _NUMBERED_STEP_RE.match(best.text) or (_LIST_ITEM_RE.match(best.text) and any(
-                u.chunk_number == best.chunk_number and _LIST_ANNOUNCED_RE.search(u.text) for u in chosen)):
+                u.chunk_number == best.chunk_number and _LIST_ANNOUNCED_RE.search(u.text) for u in chosen)) \
+            or (not exclusion_asked and _EXCLUSION_RE.search(best.text)
+                and any(u is not best and _QUALIFIES_RE.search(u.text) for u in chosen)):
         return chosen  # (nor an item or a numbered step of a list, which follows the sentence announcing it)
     return [best, *(u for u in chosen if u is not best)]
 
@@ -1634,7 +1657,7 @@ def _fitting_fee_row_first(chosen: list[Unit], question: str) -> list[Unit]:
 
 
 # The asker's own family: "70 percent, married with 2 kids", "with my wife and son", "I have dependents".
-_OWN_FAMILY_RE = re.compile(
+OWN_FAMILY_RE = re.compile(
     r"\b(?:married|my (?:wife|husband|spouse|kids?|children|child|sons?|daughters?|dependents?|dependent parents?)|"
     r"(?:\d|one|two|three|four|five) (?:kids|children|dependents|sons|daughters)|"
     r"(?:with|i have) (?:a |my )?(?:spouse|wife|husband|kids|children|dependents))\b",
@@ -1650,7 +1673,7 @@ def _family_rates_first(chosen: list[Unit], by_chunk: Mapping[int, list[tuple[fl
     """Lead with a table's own sentence on a family's higher amounts when the table is for a veteran alone and the
     asker names their family ("70 percent rating, married with 2 kids, how much do I get monthly": $1,808.45 is
     the amount for a veteran alone; the asker's is more)."""
-    if not _OWN_FAMILY_RE.search(question):
+    if not OWN_FAMILY_RE.search(question):
         return chosen
     tables = dict.fromkeys(u.chunk_number for u in chosen if _ROW_RE.match(u.text)
                            and _ALONE_TITLE_RE.search(chunk_of[u.chunk_number].title))

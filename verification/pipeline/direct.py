@@ -16,7 +16,7 @@ from verification.combined_ratings import (
     combined_rating,
 )
 from verification.generators import EXTRACTIVE
-from verification.generators.extractive import levels_asked
+from verification.generators.extractive import OWN_FAMILY_RE, levels_asked
 from verification.layers.citations import content_words
 from verification.layers.cleanup import CITATION_MARKER_RE
 from verification.layers.numbers import facts_unsupported
@@ -146,6 +146,8 @@ _PAY_QUESTION_RE = re.compile(
 _OTHER_AMOUNT_RE = re.compile(r"\b(?:back ?pay|retro\w*|co-?pays?|smc|special monthly|tdiu|unemployability|dic|"
                               r"pension|incarcerat\w*|jail|prison|extra|additional|more for)\b", re.IGNORECASE)
 _SENTENCE_RE = re.compile(r"(?<=[.!?])\s+")
+# The table's note on a family's higher amounts ("From 30 percent up, VA pays more for a spouse, children ...").
+_MORE_FOR_FAMILY_RE = re.compile(r"\bpays? more for\b", re.IGNORECASE)
 
 
 def pay_level_asked(text: str) -> int | None:
@@ -163,8 +165,8 @@ def asks_pay_rate(state: AnswerState) -> bool:
 def pay_rate(state: AnswerState) -> AnswerState:
     """Answer "how much is a 70 percent rating a month" with that level's row of VA's rates table, its lead
     and what the table says about family and taxes, word for word and cited. A question with a spouse or
-    children gets the same: the lead says the amount is for a veteran alone, and the note that VA pays more
-    for a family from 30 percent up (the knowledge base holds no family table to read a larger figure from)."""
+    children gets the note that VA pays more for a family from 30 percent up first, then the row, whose lead
+    says it is a veteran alone's (the knowledge base holds no family table to read a larger figure from)."""
     level = pay_level_asked(state.text)
     if state.restriction:
         pages = [(c.chunk_id, c.entry_id, c.title, c.url, c.content, state.chunk_sources[c.chunk_id])
@@ -186,6 +188,11 @@ def pay_rate(state: AnswerState) -> AnswerState:
         else:
             text = f"{lines[0][:-1]} [1]:\n- {row} [1]"
             kept = [s for s in notes if not re.search(r"\b0 percent\b", s)]
+            # "100% with a spouse and 2 kids": the row is not the asker's amount, so that is said first.
+            family = [s for s in kept if level >= 30 and OWN_FAMILY_RE.search(state.text) and _MORE_FOR_FAMILY_RE.search(s)]
+            if family:
+                text = " ".join(f"{s[:-1]} [1]." for s in family) + "\n\n" + text
+                kept = [s for s in kept if s not in family]
             if kept:
                 text += "\n\n" + " ".join(f"{s[:-1]} [1]." for s in kept)
         citation = {"number": 1, "chunk_id": entry_id, "url": url, "title": title, "quote": content[:300]}
