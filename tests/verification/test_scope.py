@@ -135,6 +135,15 @@ OTHER_AGENCY_QUESTIONS = [
     ("is active duty getting a pay raise in january and how much is it", DFAS),
     ("how much does a marine lance corporal make a month", DFAS),
     ("when is my promotion to E-6 gonna come thru, i have 6 yrs TIS", DOD),
+    ("born in 1963 what age can i get full social security retirement, want to plan around my va", SSA),
+    ("can i deduct the mortgage interest on my VA loan house on my federal taxes", IRS),
+    ("my bronze star never got put on my dd-214 how do i get my records corrected to show it", BOARDS),
+    ("how many days of leave can i sell back when i ets from the army", DFAS),
+    ("national guard unit hasnt paid me for last months drill weekend who do i call", DFAS),
+    ("can i collect unemployment after getting out of the air force, i'm using my gi bill in the fall", UNEMPLOYMENT),
+    ("does my gi bill housing allowance have to go on the fafsa as income", EDUCATION),
+    ("my lawyer wants to know if the judge can count my va disability when setting child support", COURTS),
+    ("how do i write a will so my kids get the house i bought with my VA loan", COURTS),
     ("what is the salary of a GS-11 VSR claims processor at the VA in denver", HIRING),
     ("how much does the state of new york pay in its annuity to blind veterans this year", STATE_VA),
     ("how many state veterans homes are there in ohio and which one has the shorter waiting list", STATE_VA),
@@ -261,6 +270,7 @@ OTHER_AGENCY_QUESTIONS = [
 ]
 
 MEDICAL_ADVICE_QUESTIONS = [
+    "how do i stop snoring my wife says its getting worse",
     "how do i lose 30 pounds before my pt test",
     "what should i eat to lower my blood pressure",
     "chest feels real tight and my left arm is kinda numb, been like 20 min. probably just my anxiety right?",
@@ -343,6 +353,7 @@ CRISIS_QUESTIONS = [
 ]
 
 CHIT_CHAT_QUESTIONS = [
+    "what do you think about the current president, is he good for veterans",
     "what's the stock price of the company that does VA c&p exams, QTC or whatever",
     "who do u think wins army navy this year",
     "what was the first purple heart ever awarded and who got it",
@@ -494,6 +505,9 @@ IN_SCOPE_QUESTIONS = [
 
 
 OUTSIDE_BENEFITS_QUESTIONS = [
+    "whats the best hotel near arlington cemetery for my grandpas service next month",
+    "how do i convince my mom to move into assisted living",
+    "can i use my gi bill to become a jedi knight",
     # One facility's, person's or docket's facts, lenders and hospitals ranked, salaries, another country's veterans.
     "whats the phone number and hours for the VA clinic in Fayetteville NC? need to call about my appt",
     "what is the name of the VSO rep at the Waco regional office who handles PTSD claims",
@@ -715,6 +729,13 @@ OUTSIDE_BENEFITS_QUESTIONS = [
     "how do i get revenge on the va for denying me",
 ]
 NEAR_DOMAIN_IN_SCOPE = [
+    # Near the retired-pay, drill, records, hotel and persuasion phrases.
+    "i'm retired army 20 yrs and just got rated 40% va, do they take money out of my retirement pay to pay the va comp",
+    "do i have to give back my va pay for drill days",
+    "can my ex get part of my va disability in the divorce",
+    "does va pay for a hotel when i travel for my c&p exam",
+    "how do i get a presidential memorial certificate for my dad",
+    "how do i convince the va to approve my claim",
     # Near the facility, figures, lender and foreign-veteran phrases.
     "how long does the va take to decide a claim",
     "how long will my claim be at the regional office",
