@@ -2310,6 +2310,16 @@ def test_a_dollar_amount_the_sources_lack_is_not_answered_with_the_rules_beside_
     rates = [("DIC pays a surviving spouse $1,699.36 a month.", ON_TOPIC), *dea]
     assert generate("how much is DIC per month", {1: rates}, {1: 0.7}).text.startswith("DIC pays a surviving spouse $1,699.36")
     assert generate("how does DEA pay, to me or the school", {1: dea}, {1: 0.7}).text.startswith("DEA pays a monthly")
+    # A count the question also asks is answered without the amount ("36 months"), and so is how the amount is
+    # figured, unless an exact dollar figure is demanded.
+    months = [*dea, ("A child can get up to 36 months of DEA.", NEAR)]
+    assert "36 months" in generate("how many months of DEA does my son get and how much does it pay a month",
+                                   {1: months}, {1: 0.7}).text
+    online = [("If all your classes are online, the monthly housing allowance is half of the national average BAH for an "
+               "E-5 with dependents.", ON_TOPIC)]
+    assert generate("how much is the housing allowance if all my classes are online", {1: online}, {1: 0.7}).text \
+        .startswith("If all your classes are online")
+    assert generate("how much is the housing allowance online, exact dollar amount", {1: online}, {1: 0.7}).text == ""
     # The amount a sentence of the leading source gives is said, though other sentences scored higher.
     dea_rate = [*dea, ("The full-time DEA rate is $1,536 a month.", NEAR)]
     assert "$1,536" in generate("how much does DEA pay per month", {1: dea_rate}, {1: 0.7}).text

@@ -403,6 +403,10 @@ _MONEY_ASKED_RE = re.compile(
 _MONEY_NOUN_RE = re.compile(r"\b(copay|premium|allowance|stipend|rate|limit|fee|threshold)s?\b", re.IGNORECASE)
 
 
+# How an amount is figured: "half of the national average BAH", "multiplied by your eligibility percentage".
+_FIGURED_RE = re.compile(r"\b(?:half|a quarter|(?:\d+|one|two) percent) of\b|\bmultiplied by\b|\bequal to\b|"
+                         r"\bbased on (?:the|your)\b", re.IGNORECASE)
+_EXACT_AMOUNT_RE = re.compile(r"\bexact\b|\b(?:dollar|\$) (?:amount|figure|number)\b", re.IGNORECASE)
 AMOUNT_NOUN_CHARS = 30  # how near its dollar figure the sentence names what the amount is of
 AMOUNT_FOR_PREFIX = 6  # "specialist" and "specialty" name the same visit: words sharing their first letters
 
@@ -1105,9 +1109,19 @@ def extractive_generate(
         amounts = [(score, unit) for n in on_asked for score, unit in by_chunk[n]
                    if _amount_of(unit, money_nouns) and not _ROW_RE.match(unit.text)
                    and not _CONTEXT_BOUND_RE.match(unit.text) and not _BACK_REFERENCE_RE.search(unit.text)]
-        if not amounts:
+        if amounts:
+            chosen = [*chosen, max(amounts, key=lambda c: c[0])[1]]
+        elif _EXACT_AMOUNT_RE.search(asked or question) or not any(
+                (counted is not None and counted.search(unit.text))
+                or (unit.chunk_number == leading and _FIGURED_RE.search(unit.text)
+                    and (not money_nouns or any(re.search(rf"\b{noun}", unit.text, re.IGNORECASE)
+                                                for noun in money_nouns)))
+                for unit in chosen):
+            # Unless a count the question also asks is given ("how many months of DEA ... and how much does it
+            # pay": 36 months), or the leading source says how the amount is figured ("half of the national average
+            # BAH for an E-5 with dependents"), when no exact dollar figure is demanded: an answer without the
+            # amount asked would read as one.
             return Generation(text="", model=MODEL_NAME)
-        chosen = [*chosen, max(amounts, key=lambda c: c[0])[1]]
     order = {n: i for i, n in enumerate(dict.fromkeys([leading, *[u.chunk_number for u in chosen]]))}
     chosen.sort(key=lambda u: (order[u.chunk_number], u.position))
     if borrowed_rows:
