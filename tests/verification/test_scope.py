@@ -1212,6 +1212,9 @@ def test_a_request_for_a_thing_held_or_in_a_benefits_clause_stays_in_scope(quest
 
 
 def test_words_no_source_holds_are_counted_unless_a_benefit_is_named():
+    # A national cemetery is a benefit named: "fort" and "snelling" do not make the question an everyday one.
+    assert scope.unmatched_words_count(question="can i reserve my plot at fort snelling national cemetery now",
+                                       known=held) == 0
     assert scope.unmatched_words_count(question="im 70% service connected, whats a good way to budget my paycheck",
                                        known=held) == 3  # good, way, budget, paycheck: "good" is ignored
     # Contractions, people and stop words are not counted.
