@@ -1662,8 +1662,10 @@ def test_a_measurement_inside_one_rows_range_puts_that_row_first():
 
 GI_TIERS = [
     ("Your Post-9/11 GI Bill percentage depends on your active-duty service:", LEAD),
-    ("100% — at least 36 months of active duty, or a Purple Heart with an honorable discharge", OFF),
+    ("100% — at least 36 months of active duty, or a Purple Heart with an honorable discharge, or at least 30 "
+     "continuous days and a discharge for a service-connected disability", OFF),
     ("90% — at least 30 months but less than 36 months", OFF),
+    ("70% — at least 18 months but less than 24 months", OFF),
     ("60% — at least 6 months but less than 18 months", OFF),
     ("50% — at least 90 days but less than 6 months", OFF),
 ]
@@ -1674,6 +1676,10 @@ def test_a_higher_row_the_askers_words_name_wins_over_the_row_their_measurement_
     assert table_answer("I got a Purple Heart but only served 11 months, discharged honorably. What's my GI Bill "
                         "percentage?", GI_TIERS).startswith("- 100% — at least 36 months")
     assert table_answer("I served 11 months, what's my GI Bill percentage?", GI_TIERS).startswith("- 60% — at least 6")
+    # A discharge for a service-connected disability is another: "service connected" counts here.
+    assert table_answer("i did 20 months active duty and got medically discharged for a service connected knee injury. "
+                        "what % gi bill am i at", GI_TIERS).startswith("- 100% — at least 36 months")
+    assert table_answer("i did 20 months active duty, what % gi bill am i at", GI_TIERS).startswith("- 70% — at least 18")
 
 
 FEES = [

@@ -2081,6 +2081,7 @@ def _cite(text: str, number: int) -> str:
 
 # Words a rating question and every row share ("what rating for my sleep apnea"), and numbers that are no
 # measurement (a rating, a year, a code).
+_MEASURE_UNIT_WORDS = content_words("degree degrees month months week weeks day days year years")
 _ROW_MATCH_GENERIC = content_words("rating rated rate ratings percent percentage level levels get getting would will "
                                    "va disability service connected what how much qualify count need "
                                    # a measurement's unit names no row: every row of the knee's table says "degrees"
@@ -2298,7 +2299,8 @@ def _described_row_first(units: list[Unit], question: str, chunk_of: Mapping[int
     chunk = chunk_of.get(rows[0].chunk_number)
     row_ids = {id(u) for u in rows}
     others = [u for u in units if u.chunk_number == rows[0].chunk_number and id(u) not in row_ids]
-    known = content_words(" ".join([chunk.title if chunk else "", *(u.text for u in others)])) | _ROW_MATCH_GENERIC
+    known_here = content_words(" ".join([chunk.title if chunk else "", *(u.text for u in others)]))
+    known = known_here | _ROW_MATCH_GENERIC
     described = _NEGATED_RE.sub(" ", question)  # "I don't use a CPAP": not the CPAP row
     asked_words = content_words(described) - known
     asked_numbers = set(_MEASURE_RE.findall(described))
@@ -2323,7 +2325,10 @@ def _described_row_first(units: list[Unit], question: str, chunk_of: Mapping[int
     if len(matched) == 1:
         # "A Purple Heart but only 11 months of service": the months meet the 60% row, but the 100% row names the
         # Purple Heart as another way in, and the higher level a row's own words grant is the asker's.
-        named = [u for u in rows if len(asked_words & _own_words(u, rows)) >= ROW_NAMED_WORDS]
+        # "Medically discharged for a service connected knee injury" names the 100% row's "discharge for a
+        # service-connected disability": words generic elsewhere ("service connected") count here.
+        told = content_words(described) - known_here - _MEASURE_UNIT_WORDS
+        named = [u for u in rows if len(told & _own_words(u, rows)) >= ROW_NAMED_WORDS]
         if len(named) == 1 and max(_row_levels(named[0].text)) > max(_row_levels(matched[0].text)):
             matched = named
     if len(matched) != 1:
