@@ -2461,3 +2461,8 @@ def test_a_page_for_those_65_and_older_is_another_asker_s_unless_age_or_medicare
     text = answer_from("my wife turns 65 and gets medicare, can she keep champva?", [for_life, rules], units,
                        chunk_types=types)
     assert text.startswith("CHAMPVA for Life extends"), text
+    medicare = replace(chunk(1, 1, 0.6), title="CHAMPVA and Medicare (under age 65)")
+    units[1] = [("A CHAMPVA beneficiary under 65 entitled to Medicare Part A must also enroll in Part B.", ON_TOPIC)]
+    text = answer_from("my husband is 100% p&t. im 45 and have insurance thru my job, can i still get champva",
+                       [medicare, rules], units, chunk_types=types)
+    assert text.startswith("A spouse may qualify"), text
