@@ -317,8 +317,8 @@ _CHAMPVA_TITLE_RE = re.compile(r"\bchampva\b", re.IGNORECASE)
 # A page for those 65 and older ("CHAMPVA for Life (age 65 and older)") or on Medicare is another's case unless the
 # question speaks of age or Medicare: "i have 70% and my wife doesnt have insurance can she get champva", "im 45 and
 # have insurance thru my job, can i still get champva".
-_OLDER_TITLE_RE = re.compile(r"\b(?:age )?(?:6[0-9]|5[5-9]) (?:and|or) (?:older|over)\b|\bmedicare\b.*\b(?:under|over) (?:age )?\d\d\b",
-                             re.IGNORECASE)
+_OLDER_TITLE_RE = re.compile(r"\b(?:age )?(?:6[0-9]|5[5-9]) (?:and|or) (?:older|over)\b|"
+                             r"\bmedicare\b.*\b(?:under|over) (?:age )?\d\d\b", re.IGNORECASE)
 _OLDER_ASKS_RE = re.compile(r"\b(?:[5-9]\d|medicare|older|elderly|senior|retire\w*|for life|age|aged|turn\w*|birthday)\b",
                             re.IGNORECASE)
 _CHAMPVA_ASKS_RE = re.compile(r"\b(?:champva|spouses?|wife|husband|widow\w*|child(?:ren)?|kids?|sons?|daughters?|"
