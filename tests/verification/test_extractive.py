@@ -1632,6 +1632,17 @@ def test_the_branch_of_a_dated_rule_that_fits_the_askers_year_of_leaving_leads()
     # No year of leaving, or the date's own year: the page's order stands.
     assert answer("can i still use vr&e").startswith("If you were discharged on or after")
     assert answer("got out in 2013, can i still use vr&e").startswith("If you were discharged on or after")
+    # Years ago are a year too.
+    assert answer("im rated 20% and got out about 15 years ago, can i still use voc rehab").startswith(
+        "If you were discharged before January 1, 2013")
+    # A death's year meets a death's branches: "killed in Afghanistan in 2012", the Fry Scholarship's time limit.
+    fry = {1: [("If the service member died on or after January 1, 2013, there is no time limit.", QUESTION_VECTOR),
+               ("If the death was before January 1, 2013, a surviving spouse's eligibility ends 15 years after the "
+                "death.", ON_TOPIC)]}
+    assert generate("husband was killed in afghanistan in 2012 on active duty, is there a deadline to use the fry "
+                    "scholarship", fry, {1: 0.8}).text.startswith("If the death was before January 1, 2013")
+    assert generate("husband died in 2015, is there a deadline to use the fry scholarship", fry, {1: 0.8}).text \
+        .startswith("If the service member died on or after")
 
 
 COPD = [

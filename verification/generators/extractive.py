@@ -1136,7 +1136,7 @@ def extractive_generate(
         chosen = _compared_first(chosen, sides, by_chunk)
     if not levels and not comparing and not wants_all and not _HIGHEST_RE.search(question):
         chosen = _described_row_first(chosen, question, chunk_of)
-    chosen = _fitting_branch_first(chosen, question)
+    chosen = _fitting_branch_first(chosen, question, this_year=datetime.date.today().year)
     chosen = _fitting_fee_row_first(chosen, question)
     chosen = _fitting_age_first(chosen, asked or question)
     chosen = _fitting_years_held_first(chosen, asked or question, this_year=datetime.date.today().year)
@@ -1605,27 +1605,44 @@ _SEPARATION_BRANCH_RE = re.compile(
     r"^If (?:you|your|the veteran|a veteran)\b[^,.]{0,40}?\b(?:discharg\w*|separat\w*|left)\b[^,.]{0,20}?\b"
     r"(?P<op>on or after|after|before)\s+(?:(?:January|February|March|April|May|June|July|August|September|"
     r"October|November|December)\s+\d{1,2},\s+)?(?P<year>(?:19|20)\d\d)\b")
+# The death's branch: "If the service member died on or after January 1, 2013", "If the death was before January 1,
+# 2013"; and the year the asker says the service member died ("killed in Afghanistan in 2012 on active duty").
+_DEATH_BRANCH_RE = re.compile(
+    r"^If (?:the (?:service member|veteran|death)|a (?:service member|veteran))\b[^,.]{0,30}?\b(?:died|was)\s+"
+    r"(?P<op>on or after|after|before)\s+(?:(?:January|February|March|April|May|June|July|August|September|October|"
+    r"November|December)\s+\d{1,2},\s+)?(?P<year>(?:19|20)\d\d)\b")
+_DIED_IN_RE = re.compile(r"\b(?:died|killed|passed away|passed|death)\b[^.?!\d]{0,40}?\b(?P<year>(?:19|20)\d\d)\b",
+                         re.IGNORECASE)
+# "Got out about 15 years ago": the year the asker left.
+_YEARS_AGO_RE = re.compile(
+    r"\b(?:got out|separated|discharged|ets'?d|left (?:the )?(?:military|service|army|navy|air force|marines?|"
+    r"marine corps|coast guard|active duty))\b[^.?!\d]{0,20}?\b(?:about |around |almost |over |like |roughly )?"
+    r"(?P<ago>\d{1,2}) (?:years|yrs) ago\b", re.IGNORECASE)
 _SEPARATED_IN_RE = re.compile(
     r"\b(?:discharg\w*|separat\w*|got out|get out|left (?:the )?(?:military|service|army|navy|air force|marines?|"
     r"marine corps|coast guard|active duty)|ets'?d|retired)\b[^.?!\d]{0,30}?\b(?P<year>(?:19|20)\d\d)\b",
     re.IGNORECASE)
 
 
-def _fitting_branch_first(chosen: list[Unit], question: str) -> list[Unit]:
-    """Lead with the branch of a before-or-after-a-date rule that fits the year the asker says they left service.
+def _fitting_branch_first(chosen: list[Unit], question: str, *, this_year: int) -> list[Unit]:
+    """Lead with the branch of a before-or-after-a-date rule that fits the year the asker says they left service,
+    or the year the service member died.
 
     "I was discharged in 2010 ... am I still eligible for VR&E": the page's "If you were discharged on or after
     January 1, 2013, there is no time limit" opened the answer, the rule for those who left before it third. When
     the opening sentence is the branch the asker's year does not meet and another chosen sentence is the one it
-    does, that one leads. A year on the date's own year, or years either side, decide nothing.
+    does, that one leads. A year on the date's own year, or years either side, decide nothing. "Got out about 15
+    years ago" is a year too; "killed in Afghanistan in 2012" meets the Fry Scholarship's branches by the death.
     """
     years = {int(m.group("year")) for m in _SEPARATED_IN_RE.finditer(question)}
+    years |= {int(m.group("year")) for m in _DIED_IN_RE.finditer(question)}
+    years |= {this_year - int(m.group("ago")) for m in _YEARS_AGO_RE.finditer(question)}
     if not chosen or len(years) != 1:
         return chosen
     year = years.pop()
 
     def fits(unit: Unit) -> bool | None:
-        found = _SEPARATION_BRANCH_RE.match(unit.text.strip())
+        found = _SEPARATION_BRANCH_RE.match(unit.text.strip()) or _DEATH_BRANCH_RE.match(unit.text.strip())
         if not found or year == int(found.group("year")):
             return None
         return (year < int(found.group("year"))) == (found.group("op") == "before")
