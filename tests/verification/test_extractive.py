@@ -605,6 +605,17 @@ def test_the_askers_own_level_is_not_a_level_asked_about(question):
     assert "$1,132.90" not in text and "pay no copays" in text
 
 
+def test_permanent_and_total_is_a_standing_not_a_level_asked_about():
+    # "A double below the knee amputee and 100% P&T, do I qualify for the SAH grant": knee replacement's 100% row
+    # was added as the level asked.
+    sah = [("An SAH grant needs a service-connected loss, or loss of use, of two or more limbs.", ON_TOPIC)]
+    knee = [("DC 5055 knee replacement:", NEAR), ("100% — for 4 months after the prosthesis is implanted", OFF)]
+    units, scores, types = {1: sah, 2: knee}, {1: 0.62, 2: 0.5}, {2: "rating_table"}
+    text = generate("im a double below the knee amputee and 100% P&T. do i qualify for the SAH grant", units, scores,
+                    types).text
+    assert "two or more limbs" in text and "prosthesis" not in text, text
+
+
 def test_a_sentence_that_only_restates_the_question_brings_the_one_after_it():
     # "What are the percentage requirements for IU": the source's opening says where they are, the next says them.
     units = {1: [("The percentage requirements for Individual Unemployability (TDIU) are in 38 CFR 4.16(a).", ON_TOPIC),

@@ -459,6 +459,8 @@ _OWN_RATING_RE = re.compile(
     # "VA says my knee is 10% sc, my other knee hurts from limping": the level a condition of the asker's holds.
     r"\bmy (?:[\w-]+ ){1,3}(?:is|are|was|were) (?:rated |only |currently |already )*(?:at )?\d{1,3}\s?(?:%|percent\b)"
     r"(?=\s*(?:sc|service[- ]connected|rated|now|already|[,.;]|and\b|but\b|$))|"
+    # "A double amputee and 100% P&T": permanent and total is a standing, never a level asked about.
+    r"\b100\s?(?:%|percent\b)\s+(?:p\s?&\s?t|p and t|permanent(?:ly)? and total(?:ly)?)\b|"
     # "I'm at 90%", "if I'm 50 percent, do I pay copays", "as a 100% disabled vet": the asker's own level.
     r"\b(?:i'?m|i am|currently|already)\s+(?:(?:at|sitting at|on)\s+)?(?:an?\s+)?\d{1,3}\s?(?:%|percent\b)|"
     # "my other conditions add up to 60%", "they combine to 70 percent": the asker's own figures.
