@@ -144,6 +144,10 @@ OTHER_AGENCY_QUESTIONS = [
     ("does my gi bill housing allowance have to go on the fafsa as income", EDUCATION),
     ("my lawyer wants to know if the judge can count my va disability when setting child support", COURTS),
     ("how do i write a will so my kids get the house i bought with my VA loan", COURTS),
+    ("is there a class action lawsuit against the va i can join for burn pits", COURTS),
+    ("how much does a VSR at the regional office make a year? thinking of applying", HIRING),
+    ("im a va nurse, how do i get a raise or transfer to a different va facility", HIRING),
+    ("my coworker at the va regional office is harassing me, how do i report it to HR", HIRING),
     ("what is the salary of a GS-11 VSR claims processor at the VA in denver", HIRING),
     ("how much does the state of new york pay in its annuity to blind veterans this year", STATE_VA),
     ("how many state veterans homes are there in ohio and which one has the shorter waiting list", STATE_VA),
@@ -353,6 +357,10 @@ CRISIS_QUESTIONS = [
 ]
 
 CHIT_CHAT_QUESTIONS = [
+    "when was the VA first created and who started it",
+    "is the VA the second largest federal agency",
+    "honestly is the va any good or should i just use my civilian insurance",
+    "should i trust the VA? they lost my paperwork twice",
     "what do you think about the current president, is he good for veterans",
     "what's the stock price of the company that does VA c&p exams, QTC or whatever",
     "who do u think wins army navy this year",
@@ -505,6 +513,20 @@ IN_SCOPE_QUESTIONS = [
 
 
 OUTSIDE_BENEFITS_QUESTIONS = [
+    "i want to donate my late husbands wheelchair and some quilts to the va hospital, who do i call",
+    "does the va cafeteria take credit cards",
+    "my brother in law keeps asking to borrow money from my va compensation every month, how do i say no",
+    "me and my fiance are fighting bc she wants to live near her mom and i want to use my VA home loan elsewhere",
+    "wife and i are getting divorced, how do i break it to the kids that the house we bought with the va loan is sold",
+    "should i invite my old platoon sgt to my wedding even tho he testified against my buddy statement",
+    "im on chapter 31 voc rehab and my classmates are all 19. how do i make friends when im 38",
+    "i feel guilty getting va pension when my neighbors work so hard",
+    "will va pay DIC to my dog? hes basically my survivor",
+    "if i freeze myself cryogenically and wake up in 200 years will my va pension still be paying",
+    "can i use the va burial benefit to get buried at sea on a viking longship set on fire",
+    "can my 100% rating be transferred to my twin brother since we're basically the same person",
+    "can i buy an island in the caribbean with my va home loan and declare it my own country",
+    "will champva cover my tiem travel back to 1968 to fix my agent orange exposure",
     "whats the best hotel near arlington cemetery for my grandpas service next month",
     "how do i convince my mom to move into assisted living",
     "can i use my gi bill to become a jedi knight",
@@ -729,6 +751,13 @@ OUTSIDE_BENEFITS_QUESTIONS = [
     "how do i get revenge on the va for denying me",
 ]
 NEAR_DOMAIN_IN_SCOPE = [
+    # Near the investment, donation, pet, transfer and opinion phrases.
+    "will my va pension get cut if i put my back pay in the stock market and it grows",
+    "can i use my va loan to buy a rental property",
+    "will va pay the vet bills for my service dog",
+    "can i transfer my gi bill to my daughter",
+    "is the va caregiver program any good for a 100% p&t husband",
+    "do i have to report my va back pay as income for my pension",
     # Near the retired-pay, drill, records, hotel and persuasion phrases.
     "i'm retired army 20 yrs and just got rated 40% va, do they take money out of my retirement pay to pay the va comp",
     "do i have to give back my va pay for drill days",
@@ -933,6 +962,7 @@ NEAR_DOMAIN_IN_SCOPE = [
 
 # One case's odds, approval rates, a judge's leanings: the sources hold the rules, never a forecast.
 OUTCOME_PREDICTION_QUESTIONS = [
+    "do you think the va will raise disability pay a lot next year? predictions?",
     "how long is the St Petersburg regional office taking right now to finish a claim? mine's been sitting 5 months",
     "what is the average wait time at the phoenix va for a new primary care appt this month",
     "how long does the pittsburgh VA take to schedule a C&P exam, my buddy said like 2 weeks",
