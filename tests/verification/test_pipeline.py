@@ -5,7 +5,7 @@ import re
 import pytest
 
 from knowledge.models import AnsweredQuestion, Chunk
-from verification.layers.refusal import REFUSAL_RETRIEVAL_TOO_WEAK
+from verification.layers.refusal import REFUSAL_RETRIEVAL_TOO_WEAK, REFUSAL_SUBJECT_NOT_COVERED
 from verification.preprocess import PII_NOTICE
 from verification.services import QuestionInvalid, answer_question
 
@@ -300,19 +300,27 @@ def test_interaction_with_another_agency_stays_in_scope():
 @pytest.mark.parametrize("question", [
     "kitchen sink is draining super slow, tried drano didnt work. bought this house with my va loan last year, is it "
     "worth calling a plumber",
-    "easy crockpot recipes for someone with one good arm? service connected shoulder injury makes chopping hard",
 ])
 def test_an_everyday_question_with_the_askers_standing_beside_it_is_refused(question):
     # Retrieval came no closer than the weak threshold and the question's subject is words no source holds.
     result = answer_question(question=question, use_cache=False)
     assert result.refused and result.refusal_reason == "retrieval_too_weak", result.answer
+    # Asking it another way would not help: the message says the sources do not cover it.
+    assert result.answer.startswith(REFUSAL_SUBJECT_NOT_COVERED[:60]) and "another way" not in result.answer
 
 
 def test_far_off_topic_is_refused_with_suggestions():
     result = answer_question(question="How many moons does Jupiter have?")
     assert result.refused and result.refusal_reason == "retrieval_too_weak"
-    assert result.answer == REFUSAL_RETRIEVAL_TOO_WEAK or result.answer.startswith(REFUSAL_RETRIEVAL_TOO_WEAK[:40])
+    assert result.answer == REFUSAL_RETRIEVAL_TOO_WEAK
     assert 1 <= len(result.suggestions) <= 3
+    # Its subject is words in no source ("aphids", "tomato"): the message says the sources do not cover it.
+    result = answer_question(question="best way to get rid of aphids on my tomato plants without chemicals",
+                             use_cache=False)
+    assert result.refused and result.answer == REFUSAL_SUBJECT_NOT_COVERED, result.answer
+    # Words the sources hold, retrieved too weakly: asking it another way may help.
+    vague = answer_question(question="what about the thing they sent me?", use_cache=False)
+    assert vague.refused and vague.answer == REFUSAL_RETRIEVAL_TOO_WEAK, vague.answer
 
 
 def test_glossary_term_is_defined_and_cited():

@@ -39,6 +39,14 @@ REFUSAL_RETRIEVAL_TOO_WEAK = (
     "I'm sorry, I couldn't find anything in my sources that answers this question well enough, "
     "and I don't want to guess. You could try asking it another way. " + _WHERE_HELP_IS
 )
+# Weak retrieval for a question whose own subject is words no source holds ("kitchen sink is draining slow, bought
+# this house with my va loan"): asking it another way would not help.
+REFUSAL_SUBJECT_NOT_COVERED = (
+    "My VA benefits sources don't cover what this question is about, so I can't answer it and I won't guess. I can "
+    "help with VA benefits such as disability ratings, claims and appeals, the GI Bill, VA home loans, pension, "
+    "CHAMPVA and VA health care. If your question is about a VA benefit, you can call VA at " + VA_BENEFITS_PHONE
+    + " or ask an accredited Veterans Service Organization (VSO) representative, who can help you for free."
+)
 REFUSAL_OUT_OF_SCOPE = (
     "This question seems to be about a program that VA doesn't run, so my VA benefits sources can't "
     "answer it. " + _WHERE_HELP_IS
@@ -102,7 +110,7 @@ def _echo_clean(value: str) -> str:
 
 def _message_build(reason: str, detail: Mapping[str, str]) -> str:
     if reason == REASON_RETRIEVAL_TOO_WEAK:
-        return REFUSAL_RETRIEVAL_TOO_WEAK
+        return REFUSAL_SUBJECT_NOT_COVERED if detail.get("subject") == "not_covered" else REFUSAL_RETRIEVAL_TOO_WEAK
     if reason == REASON_UNSUPPORTED_ANSWER:
         return REFUSAL_UNSUPPORTED_ANSWER
     if reason == REASON_OUT_OF_SCOPE:
@@ -132,8 +140,9 @@ def refusal_build(
 
     ``detail`` fills the message where it names something: ``handler`` for out_of_scope (e.g. "the Social
     Security Administration (ssa.gov)"); ``kind`` ("dc_code" or "va_form") and ``value``, or a ready
-    ``entity`` phrase, for entity_not_found; ``term`` for the two terminology reasons. Missing detail gives
-    the generic message, never a half-filled one.
+    ``entity`` phrase, for entity_not_found; ``term`` for the two terminology reasons; ``subject`` "not_covered"
+    for retrieval_too_weak when the question's own subject is words no source holds (asking again would not
+    help). Missing detail gives the generic message, never a half-filled one.
     """
     if reason not in REFUSAL_REASONS:
         raise ValueError(f"unknown refusal reason {reason!r}; expected one of {', '.join(REFUSAL_REASONS)}")

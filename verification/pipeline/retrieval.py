@@ -330,12 +330,14 @@ def relevance(state: AnswerState) -> AnswerState:
     state = replace(state, chunks=tuple(result.kept), best_score=result.best_score, weak=result.weak_retrieval,
                     decision=f"best={result.best_score:.3f} kept={len(result.kept)}")
     if result.refuse:
-        return refused(state, weak_refusal(state), state.decision)
+        # "How many moons does Jupiter have": nothing close, and words no source holds; asking again would not help.
+        uncovered = unmatched_words_count(question=state.text, known=corpus_word_known) >= UNMATCHED_WORDS_REFUSED
+        return refused(state, weak_refusal(state, subject_not_covered=uncovered), state.decision)
     if result.weak_retrieval and \
             unmatched_words_count(question=state.text, known=corpus_word_known) >= UNMATCHED_WORDS_REFUSED:
         # "Kitchen sink is draining slow, tried drano, bought this house with my va loan": retrieval came no closer
         # than the weak threshold, and the question's own subject is words no source holds.
-        return refused(state, weak_refusal(state), f"{state.decision} unmatched words")
+        return refused(state, weak_refusal(state, subject_not_covered=True), f"{state.decision} unmatched words")
     return state
 
 
@@ -343,8 +345,10 @@ def relevance(state: AnswerState) -> AnswerState:
 UNMATCHED_WORDS_REFUSED = 2
 
 
-def weak_refusal(state: AnswerState) -> Refusal:
-    """Refuse for weak retrieval, suggesting what the knowledge base does cover near the question."""
+def weak_refusal(state: AnswerState, *, subject_not_covered: bool = False) -> Refusal:
+    """Refuse for weak retrieval, suggesting what the knowledge base does cover near the question; the message says
+    the sources do not cover the question's subject when its words are in none (``subject_not_covered``)."""
     suggestions = kb.suggestions_get(vector=state.vector, model_name=state.model_name) \
         if state.vector is not None else []
-    return refusal_build(reason="retrieval_too_weak", suggestions=suggestions)
+    return refusal_build(reason="retrieval_too_weak", suggestions=suggestions,
+                         detail={"subject": "not_covered"} if subject_not_covered else None)

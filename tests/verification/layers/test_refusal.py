@@ -6,6 +6,7 @@ from verification.layers.refusal import (
     REFUSAL_OUT_OF_SCOPE,
     REFUSAL_REASONS,
     REFUSAL_RETRIEVAL_TOO_WEAK,
+    REFUSAL_SUBJECT_NOT_COVERED,
     REFUSAL_TERMINOLOGY_NOT_FOUND_GENERIC,
     REFUSAL_TERMINOLOGY_UNVERIFIED_GENERIC,
     REFUSAL_UNSUPPORTED_ANSWER,
@@ -45,6 +46,10 @@ def test_retrieval_too_weak():
     assert result.reason == "retrieval_too_weak"
     assert result.message == REFUSAL_RETRIEVAL_TOO_WEAK
     assert result.suggestions == ("What is the rating for tinnitus?",)
+    # A question whose own subject no source holds: the message says so instead of asking to rephrase.
+    uncovered = refusal_build(reason="retrieval_too_weak", detail={"subject": "not_covered"})
+    assert uncovered.reason == "retrieval_too_weak" and uncovered.message == REFUSAL_SUBJECT_NOT_COVERED
+    assert "another way" not in uncovered.message and "don't cover" in uncovered.message
 
 
 def test_out_of_scope_names_who_handles_it():
