@@ -2488,3 +2488,16 @@ def test_a_page_for_those_65_and_older_is_another_asker_s_unless_age_or_medicare
     text = answer_from("my husband is 100% p&t. im 45 and have insurance thru my job, can i still get champva",
                        [medicare, rules], units, chunk_types=types)
     assert text.startswith("A spouse may qualify"), text
+
+
+def test_a_veterans_pension_amounts_are_another_s_case_for_a_survivor_asking_the_pension():
+    # "My mom is widow of a vet, whats the max annual pension rate for a surviving spouse with aid and attendance":
+    # the veteran's MAPR table read as hers. With no survivor's amount in the sources, nothing is said.
+    mapr = replace(chunk(1, 1, 0.66), title="Veterans Pension MAPR amounts for December 1, 2023 to November 30, 2024")
+    who = replace(chunk(2, 2, 0.6), title="Survivors Pension: who qualifies")
+    units = {1: [("Veteran with aid and attendance, no dependents — $27,609 a year", ON_TOPIC)],
+             2: [("A surviving spouse of a wartime veteran may qualify for Survivors Pension.", NEAR)]}
+    asked = "my mom is widow of a vet, whats the max annual pension rate for a surviving spouse with aid and attendance"
+    assert "$27,609" not in answer_from(asked, [mapr, who], units)
+    assert "$27,609" in answer_from("whats the max annual pension rate with aid and attendance for a veteran",
+                                    [mapr, who], units)

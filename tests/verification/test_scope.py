@@ -357,6 +357,7 @@ CRISIS_QUESTIONS = [
 ]
 
 CHIT_CHAT_QUESTIONS = [
+    "do you think the va has gotten better or worse under the current president",
     "when was the VA first created and who started it",
     "is the VA the second largest federal agency",
     "honestly is the va any good or should i just use my civilian insurance",

@@ -295,6 +295,10 @@ _HEARING_SENSE_RE = re.compile(r"\bhearing (?:loss|aids?|impairment|tests?|exams
 # "veterans and survivors"; and a question told by a survivor (a death, a widow) or naming a survivors' benefit.
 _SURVIVORS_TITLE_RE = re.compile(r"^survivors?\b(?! and)|^(?!.*\b(?:veterans|spouses) and surviv).*\bsurviving "
                                  r"(?:spouses?|child(?:ren)?)\b|\bveteran's child\b|\bsurvivors pension\b", re.IGNORECASE)
+# A veteran's own pension amounts ("Veterans Pension MAPR amounts for ...") are another's case for a survivor asking
+# about the pension: "my mom is widow of a vet, whats the max annual pension rate for a surviving spouse".
+_VETERANS_PENSION_AMOUNTS_TITLE_RE = re.compile(r"^veterans pension (?:mapr|maximum|rates?|amounts?)\b", re.IGNORECASE)
+_PENSION_RE = re.compile(r"\bpension\b", re.IGNORECASE)
 _SURVIVOR_ASKS_RE = re.compile(r"\b(?:die[ds]?|dying|death|dead|deceased|passed|widow\w*|surviv\w*|killed|funeral|"
                                r"buri(?:al|ed)|late (?:husband|wife|spouse|father|mother|dad|mom)|when i'?m gone|"
                                r"after i'?m gone|dic|dependency and indemnity|chapter 35|dea|fry|sbp|"
@@ -804,6 +808,7 @@ def extractive_generate(
         return holds_level(c) and not _CONDENSED_RE.search(c.content)
 
     survivor_asks = bool(_SURVIVOR_ASKS_RE.search(question))
+    survivor_pension_asks = survivor_asks and bool(_PENSION_RE.search(question))
     legacy_asks = bool(_LEGACY_ASKS_RE.search(question))
     proposal_only = bool(_PROPOSED_REDUCTION_RE.search(asked or question)) and not _REVIEW_ASKS_RE.search(asked or question)
     children_alone = bool(_CHILDREN_ALONE_RE.search(asked or question))
@@ -814,6 +819,7 @@ def extractive_generate(
         return (separated and bool(_SERVING_TITLE_RE.search(c.title))) or \
             (serving and bool(_LEFT_TITLE_RE.search(c.title))) or \
             (not survivor_asks and bool(_SURVIVORS_TITLE_RE.search(c.title))) or \
+            (survivor_pension_asks and bool(_VETERANS_PENSION_AMOUNTS_TITLE_RE.search(c.title))) or \
             (not legacy_asks and bool(_LEGACY_TITLE_RE.search(c.title))) or \
             (proposal_only and bool(_REVIEW_TITLE_RE.search(c.title))) or \
             ((parents_asked or children_alone) and _titled_for_spouse(c)) or \
