@@ -514,6 +514,8 @@ IN_SCOPE_QUESTIONS = [
 
 
 OUTSIDE_BENEFITS_QUESTIONS = [
+    "whats the current interest rate for a 30 year va loan at navy federal right now",
+    "which is better for engineering, ASU or U of A? my daughter will be using the fry scholarship",
     "i want to donate my late husbands wheelchair and some quilts to the va hospital, who do i call",
     "does the va cafeteria take credit cards",
     "my brother in law keeps asking to borrow money from my va compensation every month, how do i say no",
@@ -752,6 +754,8 @@ OUTSIDE_BENEFITS_QUESTIONS = [
     "how do i get revenge on the va for denying me",
 ]
 NEAR_DOMAIN_IN_SCOPE = [
+    "can i use the fry scholarship at a school for engineering",
+    "does va set the interest rate on an irrrl",
     # Near the investment, donation, pet, transfer and opinion phrases.
     "will my va pension get cut if i put my back pay in the stock market and it grows",
     "can i use my va loan to buy a rental property",
