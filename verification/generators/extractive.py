@@ -1674,11 +1674,15 @@ _DOWN_RE = re.compile(r"(?:(?P<pct>\d{1,2}(?:\.\d+)?)\s?(?:%|percent)|(?P<none>n
                       re.IGNORECASE)
 
 
+_FEE_ASKED_RE = re.compile(r"\bfees?\b|\bfunding\b|\bhow much\b|\bcost\w*\b|\bcharge\w*\b|\bpay\b", re.IGNORECASE)
+
+
 def _fitting_fee_row_first(chosen: list[Unit], question: str) -> list[Unit]:
     """Lead with the funding-fee row of the asker's use and down payment ("my second VA loan, putting 5% down":
     after first use, 5% or more down — 1.5%); with only the down payment known, the two rows for it."""
     rows = [u for u in chosen if _FEE_ROW_RE.match(u.text)]
-    if len(rows) < 4:
+    if len(rows) < 4 or not _FEE_ASKED_RE.search(question):
+        # "Is it true a VA loan needs zero down payment? my realtor says I need 3.5%": no fee is asked about.
         return chosen
     use = "after first use" if _LATER_USE_RE.search(question) else "first use" if _FIRST_USE_RE.search(question) else None
     down_found = _DOWN_RE.search(question)
