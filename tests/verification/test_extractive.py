@@ -2504,3 +2504,16 @@ def test_a_veterans_pension_amounts_are_another_s_case_for_a_survivor_asking_the
     assert "$27,609" not in answer_from(asked, [mapr, who], units)
     assert "$27,609" in answer_from("whats the max annual pension rate with aid and attendance for a veteran",
                                     [mapr, who], units)
+
+
+def test_a_page_for_guard_and_reserve_members_is_another_s_case_unless_that_service_is_named():
+    # "How do I get my certificate of eligibility, first time buyer" led with the Guard and Reserve page's "First, at
+    # least 90 continuous days ..." (its "first" met the asker's "first time").
+    guard = replace(chunk(1, 1, 0.61), title="VA home loan eligibility for National Guard and Reserve members")
+    coe = replace(chunk(2, 2, 0.6), title="Home loan Certificate of Eligibility (COE): how to get it")
+    units = {1: [("First, at least 90 continuous days of active service, the first time you are activated.", ON_TOPIC)],
+             2: [("You can get your certificate of eligibility online on VA.gov or through your lender.", NEAR)]}
+    assert answer_from("how do i get my certificate of eligibility for a va home loan, first time buyer", [guard, coe],
+                       units).startswith("You can get your certificate")
+    assert answer_from("i did 8 years in the army reserve, first time buyer, can i get a certificate of eligibility",
+                       [guard, coe], units).startswith("First, at least 90")

@@ -295,6 +295,11 @@ _HEARING_SENSE_RE = re.compile(r"\bhearing (?:loss|aids?|impairment|tests?|exams
 # "veterans and survivors"; and a question told by a survivor (a death, a widow) or naming a survivors' benefit.
 _SURVIVORS_TITLE_RE = re.compile(r"^survivors?\b(?! and)|^(?!.*\b(?:veterans|spouses) and surviv).*\bsurviving "
                                  r"(?:spouses?|child(?:ren)?)\b|\bveteran's child\b|\bsurvivors pension\b", re.IGNORECASE)
+# A page for Guard and Reserve members ("VA home loan eligibility for National Guard and Reserve members") is another's
+# case unless the question speaks of that service: "how do I get my certificate of eligibility, first time buyer".
+_GUARD_TITLE_RE = re.compile(r"\b(?:national guard|guard and reserve|reserve members|reservists?)\b", re.IGNORECASE)
+_GUARD_ASKS_RE = re.compile(r"\b(?:guard\w*|reserves?|reservists?|drill\w*|annual training|weekend warrior|arng|ang|usar|"
+                            r"usmcr|usnr|title (?:10|32)|activated|mobiliz\w*)\b", re.IGNORECASE)
 # A veteran's own pension amounts ("Veterans Pension MAPR amounts for ...") are another's case for a survivor asking
 # about the pension: "my mom is widow of a vet, whats the max annual pension rate for a surviving spouse".
 _VETERANS_PENSION_AMOUNTS_TITLE_RE = re.compile(r"^veterans pension (?:mapr|maximum|rates?|amounts?)\b", re.IGNORECASE)
@@ -809,6 +814,7 @@ def extractive_generate(
 
     survivor_asks = bool(_SURVIVOR_ASKS_RE.search(question))
     survivor_pension_asks = survivor_asks and bool(_PENSION_RE.search(question))
+    guard_asks = bool(_GUARD_ASKS_RE.search(asked or question))
     legacy_asks = bool(_LEGACY_ASKS_RE.search(question))
     proposal_only = bool(_PROPOSED_REDUCTION_RE.search(asked or question)) and not _REVIEW_ASKS_RE.search(asked or question)
     children_alone = bool(_CHILDREN_ALONE_RE.search(asked or question))
@@ -820,6 +826,7 @@ def extractive_generate(
             (serving and bool(_LEFT_TITLE_RE.search(c.title))) or \
             (not survivor_asks and bool(_SURVIVORS_TITLE_RE.search(c.title))) or \
             (survivor_pension_asks and bool(_VETERANS_PENSION_AMOUNTS_TITLE_RE.search(c.title))) or \
+            (not guard_asks and bool(_GUARD_TITLE_RE.search(c.title))) or \
             (not legacy_asks and bool(_LEGACY_TITLE_RE.search(c.title))) or \
             (proposal_only and bool(_REVIEW_TITLE_RE.search(c.title))) or \
             ((parents_asked or children_alone) and _titled_for_spouse(c)) or \
