@@ -1681,6 +1681,7 @@ _DOWN_RE = re.compile(r"(?:(?P<pct>\d{1,2}(?:\.\d+)?)\s?(?:%|percent)|(?P<none>n
                       re.IGNORECASE)
 
 
+# A fee asked about: what it is, what it costs, whether one pays it.
 _FEE_ASKED_RE = re.compile(r"\bfees?\b|\bfunding\b|\bhow much\b|\bcost\w*\b|\bcharge\w*\b|\bpay\b", re.IGNORECASE)
 
 
@@ -2117,13 +2118,12 @@ def _cite(text: str, number: int) -> str:
     return f"{text} [{number}]"
 
 
+# A measurement's unit names no row: every row of the knee's table says "degrees".
+_MEASURE_UNIT_WORDS = content_words("degree degrees month months week weeks day days year years")
 # Words a rating question and every row share ("what rating for my sleep apnea"), and numbers that are no
 # measurement (a rating, a year, a code).
-_MEASURE_UNIT_WORDS = content_words("degree degrees month months week weeks day days year years")
 _ROW_MATCH_GENERIC = content_words("rating rated rate ratings percent percentage level levels get getting would will "
-                                   "va disability service connected what how much qualify count need "
-                                   # a measurement's unit names no row: every row of the knee's table says "degrees"
-                                   "degree degrees month months week weeks day days year years")
+                                   "va disability service connected what how much qualify count need") | _MEASURE_UNIT_WORDS
 _MEASURE_RE = re.compile(r"(?<![\d.,$/-])(\d{1,3}(?:\.\d+)?)(?![\d.,/-]?\d)(?!\s*(?:%|percent\b|per ?cent\b))")
 TABLE_MIN_ROWS = 3
 _NEGATED_RE = re.compile(r"\b(?:don'?t|do not|doesn'?t|does not|didn'?t|not|no|never|without|isn'?t|can'?t|cannot)\b"
