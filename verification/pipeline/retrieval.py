@@ -330,7 +330,8 @@ def relevance(state: AnswerState) -> AnswerState:
     state = replace(state, chunks=tuple(result.kept), best_score=result.best_score, weak=result.weak_retrieval,
                     decision=f"best={result.best_score:.3f} kept={len(result.kept)}")
     if result.refuse:
-        # "How many moons does Jupiter have": nothing close, and words no source holds; asking again would not help.
+        # "Best way to get rid of aphids on my tomato plants": nothing close, and words no source holds; asking again
+        # would not help.
         uncovered = unmatched_words_count(question=state.text, known=corpus_word_known) >= UNMATCHED_WORDS_REFUSED
         return refused(state, weak_refusal(state, subject_not_covered=uncovered), state.decision)
     if result.weak_retrieval and \
