@@ -67,6 +67,7 @@ INSURERS = "Private insurers"
 SCRA = "Department of Justice (Servicemembers Civil Relief Act)"
 VSO_PROGRAMS = "Veterans service organizations' own programs"
 CONSUMER_FINANCE = "Consumer Financial Protection Bureau"
+PARKS = "National Park Service"
 
 OTHER_AGENCY_QUESTIONS = [
     ("I'm active duty Navy, my chief won't approve my leave for my sister's wedding. Can he do that?", DOD),
@@ -145,6 +146,11 @@ OTHER_AGENCY_QUESTIONS = [
     ("my lawyer wants to know if the judge can count my va disability when setting child support", COURTS),
     ("how do i write a will so my kids get the house i bought with my VA loan", COURTS),
     ("is there a class action lawsuit against the va i can join for burn pits", COURTS),
+    ("do veterans get into national parks free", PARKS),
+    ("how do i get the free america the beautiful pass, im a 100% disabled vet", PARKS),
+    ("how do i become a va doctor", HIRING),
+    ("how do i request leave in the army", DOD),
+    ("which state has the best veterans benefits", STATE_VA),
     ("how much does a VSR at the regional office make a year? thinking of applying", HIRING),
     ("im a va nurse, how do i get a raise or transfer to a different va facility", HIRING),
     ("my coworker at the va regional office is harassing me, how do i report it to HR", HIRING),
@@ -357,6 +363,7 @@ CRISIS_QUESTIONS = [
 ]
 
 CHIT_CHAT_QUESTIONS = [
+    "can you help me write a letter to my congressman",
     "do you think the va has gotten better or worse under the current president",
     "when was the VA first created and who started it",
     "is the VA the second largest federal agency",
@@ -514,6 +521,17 @@ IN_SCOPE_QUESTIONS = [
 
 
 OUTSIDE_BENEFITS_QUESTIONS = [
+    "my roof is leaking can the va pay to fix it",
+    "can va pay for my kids braces",
+    "can i use my gi bill for my son's little league fees",
+    "whats the best bank for veterans",
+    "can i volunteer at the va hospital",
+    "can veterans get free uber rides",
+    "can i get a va loan for my wedding venue",
+    "can i get disability for my hangover",
+    "can i get service connected for my divorce",
+    "can i claim my bad haircut as service connected",
+    "can the va help me find a wife",
     "whats the current interest rate for a 30 year va loan at navy federal right now",
     "which is better for engineering, ASU or U of A? my daughter will be using the fry scholarship",
     "i want to donate my late husbands wheelchair and some quilts to the va hospital, who do i call",
@@ -754,6 +772,12 @@ OUTSIDE_BENEFITS_QUESTIONS = [
     "how do i get revenge on the va for denying me",
 ]
 NEAR_DOMAIN_IN_SCOPE = [
+    # Near the repair, braces, wedding, divorce, bank and volunteering phrases.
+    "does va dental cover braces for veterans",
+    "my ptsd caused my divorce, can i use that as evidence for my claim",
+    "how do i change the bank account my va disability goes into",
+    "i was married at my wedding in 2020, how do i add my wife as a dependent",
+    "will va pay for a new roof ramp under the sah grant",
     "can i use the fry scholarship at a school for engineering",
     "does va set the interest rate on an irrrl",
     # Near the investment, donation, pet, transfer and opinion phrases.
