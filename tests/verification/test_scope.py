@@ -150,6 +150,8 @@ OTHER_AGENCY_QUESTIONS = [
     ("how do i get the free america the beautiful pass, im a 100% disabled vet", PARKS),
     ("how do i become a va doctor", HIRING),
     ("how do i request leave in the army", DOD),
+    ("what is the pt test like for the air force", DOD),
+    ("how long is army basic training", DOD),
     ("which state has the best veterans benefits", STATE_VA),
     ("how much does a VSR at the regional office make a year? thinking of applying", HIRING),
     ("im a va nurse, how do i get a raise or transfer to a different va facility", HIRING),
@@ -363,6 +365,8 @@ CRISIS_QUESTIONS = [
 ]
 
 CHIT_CHAT_QUESTIONS = [
+    "who was the first medal of honor recipient",
+    "what year was the gi bill created",
     "can you help me write a letter to my congressman",
     "do you think the va has gotten better or worse under the current president",
     "when was the VA first created and who started it",
@@ -521,6 +525,16 @@ IN_SCOPE_QUESTIONS = [
 
 
 OUTSIDE_BENEFITS_QUESTIONS = [
+    "can i use my gi bill to pay rent for my girlfriend",
+    "can i get disability for being short",
+    "can i get service connected for my snoring wife",
+    "is getting dumped a service connected condition",
+    "can i get a rating for my bad credit",
+    "whats the best app for budgeting my va pay",
+    "can the va walk my dog while im in the hospital",
+    "can the va fix my computer",
+    "can i get free groceries from the va",
+    "can i get a tattoo removed at the va",
     "my roof is leaking can the va pay to fix it",
     "can va pay for my kids braces",
     "can i use my gi bill for my son's little league fees",
@@ -772,6 +786,13 @@ OUTSIDE_BENEFITS_QUESTIONS = [
     "how do i get revenge on the va for denying me",
 ]
 NEAR_DOMAIN_IN_SCOPE = [
+    # Near the person, training, trivia and errand phrases.
+    "can i get additional compensation for my wife",
+    "how do i file a claim for my wife as a dependent",
+    "does my basic training count toward the gi bill",
+    "when was the pact act signed",
+    "my PFT showed DLCO 60 percent predicted, what is the copd rating for that",
+    "does va pay for service dog food",
     # Near the repair, braces, wedding, divorce, bank and volunteering phrases.
     "does va dental cover braces for veterans",
     "my ptsd caused my divorce, can i use that as evidence for my claim",
