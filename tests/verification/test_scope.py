@@ -68,6 +68,9 @@ SCRA = "Department of Justice (Servicemembers Civil Relief Act)"
 VSO_PROGRAMS = "Veterans service organizations' own programs"
 CONSUMER_FINANCE = "Consumer Financial Protection Bureau"
 PARKS = "National Park Service"
+SELECTIVE_SERVICE = "Selective Service System"
+FHA = "Federal Housing Administration (HUD)"
+USDA_RD = "USDA Rural Development"
 
 OTHER_AGENCY_QUESTIONS = [
     ("I'm active duty Navy, my chief won't approve my leave for my sister's wedding. Can he do that?", DOD),
@@ -151,6 +154,13 @@ OTHER_AGENCY_QUESTIONS = [
     ("how do i become a va doctor", HIRING),
     ("how do i request leave in the army", DOD),
     ("what is the pt test like for the air force", DOD),
+    ("can veterans stay at military hotels", DOD),
+    ("can i use the base gym as a veteran", DOD),
+    ("how do i register for the draft", SELECTIVE_SERVICE),
+    ("does my son have to register for selective service", SELECTIVE_SERVICE),
+    ("how do i apply for a fha loan", FHA),
+    ("what credit score do i need for a usda loan", USDA_RD),
+    ("do i need a will if i have va benefits", COURTS),
     ("how long is army basic training", DOD),
     ("which state has the best veterans benefits", STATE_VA),
     ("how much does a VSR at the regional office make a year? thinking of applying", HIRING),
@@ -282,6 +292,8 @@ OTHER_AGENCY_QUESTIONS = [
 ]
 
 MEDICAL_ADVICE_QUESTIONS = [
+    "whats a good diet for diabetes",
+    "how do i stop having nightmares",
     "how do i stop snoring my wife says its getting worse",
     "how do i lose 30 pounds before my pt test",
     "what should i eat to lower my blood pressure",
@@ -365,6 +377,9 @@ CRISIS_QUESTIONS = [
 ]
 
 CHIT_CHAT_QUESTIONS = [
+    "what rank is an e-7 in the navy",
+    "how many stars does a general have",
+    "what is the oldest military branch",
     "who was the first medal of honor recipient",
     "what year was the gi bill created",
     "can you help me write a letter to my congressman",
@@ -525,6 +540,7 @@ IN_SCOPE_QUESTIONS = [
 
 
 OUTSIDE_BENEFITS_QUESTIONS = [
+    "do veterans get free amtrak tickets",
     "can i use my gi bill to pay rent for my girlfriend",
     "can i get disability for being short",
     "can i get service connected for my snoring wife",
@@ -786,6 +802,10 @@ OUTSIDE_BENEFITS_QUESTIONS = [
     "how do i get revenge on the va for denying me",
 ]
 NEAR_DOMAIN_IN_SCOPE = [
+    # Near the FHA, USDA, diet and base phrases.
+    "fha or va loan which is better",
+    "can i refinance my fha loan into a va loan",
+    "does va give me a diet for my diabetes rating",
     # Near the person, training, trivia and errand phrases.
     "can i get additional compensation for my wife",
     "how do i file a claim for my wife as a dependent",
