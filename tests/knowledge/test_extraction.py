@@ -971,6 +971,8 @@ def test_topics_accept_lists_from_the_database():
         ("is there a max VA loan amount?", "is there a max VA loan amount? VA loan entitlement and loan limits"),
         ("how much can i borrow with a va loan", "how much can i borrow with a va loan VA loan entitlement and loan limits"),
         ("what is the max funding fee on a va loan", "what is the max funding fee on a va loan"),
+        # CKD is chronic kidney disease, rated as renal dysfunction.
+        ("ckd rating stage 3", "ckd rating stage 3 chronic kidney disease renal dysfunction"),
     ],
 )
 def test_lay_terms_expand_adds_the_schedules_word(text, expanded):

@@ -2517,3 +2517,13 @@ def test_a_page_for_guard_and_reserve_members_is_another_s_case_unless_that_serv
                        units).startswith("You can get your certificate")
     assert answer_from("i did 8 years in the army reserve, first time buyer, can i get a certificate of eligibility",
                        [guard, coe], units).startswith("First, at least 90")
+
+
+def test_a_stage_is_no_measurement():
+    # "CKD stage 4" led with renal dysfunction's 80% row ("creatinine 4 to 8 mg%").
+    renal = [("Renal dysfunction in 38 CFR 4.115a is the scale for chronic kidney disease:", LEAD),
+             ("30% — albumin constant or recurring, or transient or slight swelling", OFF),
+             ("60% — constant albuminuria with some swelling, or a definite decrease in kidney function", OFF),
+             ("80% — persistent swelling and albuminuria with BUN 40 to 80 mg%, or creatinine 4 to 8 mg%", OFF)]
+    assert table_answer("whats the va rating for ckd stage 4", renal).startswith("Renal dysfunction")
+    assert table_answer("my creatinine is 5, whats the va rating for my kidney disease", renal).startswith("- 80%")

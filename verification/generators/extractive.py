@@ -2124,6 +2124,8 @@ _MEASURE_UNIT_WORDS = content_words("degree degrees month months week weeks day 
 # measurement (a rating, a year, a code).
 _ROW_MATCH_GENERIC = content_words("rating rated rate ratings percent percentage level levels get getting would will "
                                    "va disability service connected what how much qualify count need") | _MEASURE_UNIT_WORDS
+# A stage, grade or class names no measurement: "CKD stage 4", "grade 2 ankle sprain".
+_STAGE_RE = re.compile(r"\b(?:stage|grade|class|type|phase)\s+(?:[0-9]{1,2}|iv|v|i{1,3})\b", re.IGNORECASE)
 _MEASURE_RE = re.compile(r"(?<![\d.,$/-])(\d{1,3}(?:\.\d+)?)(?![\d.,/-]?\d)(?!\s*(?:%|percent\b|per ?cent\b))")
 TABLE_MIN_ROWS = 3
 _NEGATED_RE = re.compile(r"\b(?:don'?t|do not|doesn'?t|does not|didn'?t|not|no|never|without|isn'?t|can'?t|cannot)\b"
@@ -2339,7 +2341,8 @@ def _described_row_first(units: list[Unit], question: str, chunk_of: Mapping[int
     others = [u for u in units if u.chunk_number == rows[0].chunk_number and id(u) not in row_ids]
     known_here = content_words(" ".join([chunk.title if chunk else "", *(u.text for u in others)]))
     known = known_here | _ROW_MATCH_GENERIC
-    described = _NEGATED_RE.sub(" ", question)  # "I don't use a CPAP": not the CPAP row
+    # "I don't use a CPAP": not the CPAP row; "CKD stage 4": a stage is no measurement (not "creatinine 4 to 8").
+    described = _STAGE_RE.sub(" ", _NEGATED_RE.sub(" ", question))
     asked_words = content_words(described) - known
     asked_numbers = set(_MEASURE_RE.findall(described))
     measured = _measures(described)
