@@ -1616,6 +1616,10 @@ def test_the_highest_row_whose_frequency_the_askers_meets_leads():
     assert text.startswith("- 30% — characteristic prostrating attacks averaging once a month"), text
     assert table_answer("migraines about once every 2 months, what rating", migraine).startswith("- 10%")
     assert table_answer("what are the migraine ratings", migraine).startswith("DC 8100")
+    # "Every week" and "weekly" said of attacks are rates too; "every other month" is one every 2 months.
+    assert table_answer("va rating for migraines that make me lay down every week", migraine).startswith("- 30%")
+    assert table_answer("weekly migraine attacks what rating", migraine).startswith("- 30%")
+    assert table_answer("migraine attacks every other month, what rating", migraine).startswith("- 10%")
 
 
 def test_a_word_said_not_to_be_so_four_words_on_names_no_row():
@@ -1626,6 +1630,8 @@ def test_a_word_said_not_to_be_so_four_words_on_names_no_row():
             ("50% — recurrent stricture needing dilatation 3 or more times a year", OFF)]
     text = table_answer("I take omeprazole but have never had my esophagus stretched. what would i get", gerd)
     assert text.startswith("Since May 19, 2024"), text
+    # A daily pill is no rate of attacks: the row needing dilatation 3 or more times a year does not lead.
+    assert table_answer("gerd rating now, i take a daily pill for swallowing problems", gerd).startswith("Since May")
 
 
 def test_the_branch_of_a_dated_rule_that_fits_the_askers_year_of_leaving_leads():
@@ -2527,3 +2533,13 @@ def test_a_stage_is_no_measurement():
              ("80% — persistent swelling and albuminuria with BUN 40 to 80 mg%, or creatinine 4 to 8 mg%", OFF)]
     assert table_answer("whats the va rating for ckd stage 4", renal).startswith("Renal dysfunction")
     assert table_answer("my creatinine is 5, whats the va rating for my kidney disease", renal).startswith("- 80%")
+
+
+def test_the_body_part_a_condition_sits_in_names_no_row():
+    # "Bad wrist carpal tunnel both hands" led with complete paralysis ("weak wrist flexion").
+    median = [("DC 8515 paralysis of the median nerve is the code used for carpal tunnel syndrome:", LEAD),
+              ("10% / 10% — mild incomplete paralysis", OFF),
+              ("30% / 20% — moderate incomplete paralysis", OFF),
+              ("70% / 60% — complete paralysis: thumb flat, cannot make a fist, weak wrist flexion", OFF)]
+    assert table_answer("rating for bad wrist carpal tunnel both hands", median).startswith("DC 8515")
+    assert table_answer("carpal tunnel, my thumb lies flat now, what rating", median).startswith("- 70% / 60%")

@@ -2118,6 +2118,9 @@ def _cite(text: str, number: int) -> str:
     return f"{text} [{number}]"
 
 
+# The body parts a condition sits in.
+_SITE_WORDS = content_words("wrist wrists hand hands arm arms leg legs foot feet knee knees hip hips ankle ankles elbow "
+                            "elbows finger fingers toe toes shoulder shoulders neck back")
 # A measurement's unit names no row: every row of the knee's table says "degrees".
 _MEASURE_UNIT_WORDS = content_words("degree degrees month months week weeks day days year years")
 # Words a rating question and every row share ("what rating for my sleep apnea"), and numbers that are no
@@ -2375,7 +2378,9 @@ def _described_row_first(units: list[Unit], question: str, chunk_of: Mapping[int
     if len(matched) != 1:
         matched = _severity_rows(rows, described) or _frequency_rows(rows, described)
     if len(matched) != 1:
-        matched = [u for u in rows if asked_words & content_words(_ROW_LEVEL_RE.sub("", u.text))
+        # A body part the condition sits in ("bad wrist carpal tunnel both hands") says nothing of how severe it is:
+        # the complete paralysis row's "weak wrist flexion" is not the asker's.
+        matched = [u for u in rows if (asked_words - _SITE_WORDS) & content_words(_ROW_LEVEL_RE.sub("", u.text))
                    or asked_numbers & set(_MEASURE_RE.findall(u.text.split("—", 1)[-1]))]
     if len(matched) > 1:
         # "Metformin (an oral hypoglycemic agent) and a restricted diet": every row says "restricted diet", but the
@@ -2423,10 +2428,32 @@ def _rates(text: str) -> list[float]:
     return found
 
 
+# How often, as an asker says it: "every week", "weekly", "every other week" (a row's own wording is read by _rates:
+# "daily medication" in a row sets no frequency of attacks).
+_EACH_RE = re.compile(r"\b(?:every|each) (other |couple (?:of )?)?(day|week|month|year)\b", re.IGNORECASE)
+_LY = {"daily": "day", "weekly": "week", "monthly": "month", "yearly": "year"}
+_LY_RE = re.compile(r"\b(daily|weekly|monthly|yearly)\b", re.IGNORECASE)
+_ATTACKS_RE = re.compile(r"\b(?:attacks?|episodes?|headaches?|migraines?|flare[- ]?ups?|flares|seizures?|spells?|"
+                         r"(?:lay|lie|laying|lying) down|prostrat\w*|incapacitat\w*)\b", re.IGNORECASE)
+
+
+def _asked_rates(described: str) -> list[float]:
+    """How often the asker says something happens, per month: _rates, and "every week", "weekly" said of attacks
+    ("migraines that make me lay down every week"; not "a daily pill")."""
+    found = _rates(described)
+    if not _ATTACKS_RE.search(described):
+        return found
+    spaced = _EVERY_RE.sub(" ", _RATE_RE.sub(" ", described))
+    found += [_PER_MONTH[unit.lower()] / (2 if other else 1) for other, unit in _EACH_RE.findall(spaced)]
+    found += [_PER_MONTH[_LY[word.lower()]] for word in _LY_RE.findall(spaced)]
+    return found
+
+
 def _frequency_rows(rows: list[Unit], described: str) -> list[Unit]:
     """The highest row whose frequency the asker's meets ("2 or 3 a month where I have to lie down" meets
-    "averaging once a month", 30%, not "one every 2 months", 10%), when two or more rows are set by how often."""
-    asked = _rates(described)
+    "averaging once a month", 30%, not "one every 2 months", 10%; so does "every week"), when two or more rows are
+    set by how often."""
+    asked = _asked_rates(described)
     if len(asked) != 1:
         return []
     timed = [(min(rates), u) for u in rows if (rates := _rates(u.text.split("—", 1)[-1]))]
