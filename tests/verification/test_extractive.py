@@ -2543,3 +2543,13 @@ def test_the_body_part_a_condition_sits_in_names_no_row():
               ("70% / 60% — complete paralysis: thumb flat, cannot make a fist, weak wrist flexion", OFF)]
     assert table_answer("rating for bad wrist carpal tunnel both hands", median).startswith("DC 8515")
     assert table_answer("carpal tunnel, my thumb lies flat now, what rating", median).startswith("- 70% / 60%")
+
+
+def test_days_a_month_are_how_often_not_how_long():
+    # "IBS with pain 3 days a month" led with the 30% row: "3 days" was read as a length meeting "at least 1 day".
+    ibs = [("DC 7319 irritable bowel syndrome is rated on how often abdominal pain occurred over 3 months:", LEAD),
+           ("10% — related abdominal pain at least once during the previous 3 months", OFF),
+           ("20% — related abdominal pain at least 3 times a month during the previous 3 months", OFF),
+           ("30% — related abdominal pain at least 1 day a week during the previous 3 months", OFF)]
+    assert table_answer("ibs with pain 3 days a month what rating", ibs).startswith("- 20%")
+    assert table_answer("ibs pain 2 days a week rating", ibs).startswith("- 30%")

@@ -2231,6 +2231,9 @@ def _blood_pressures(question: str) -> list[tuple[float, str, str]]:
     return found
 
 
+_PER_SPAN_RE = re.compile(r"\s+(?:a|an|per|each|every)\s+(?:day|week|month|year)\b", re.IGNORECASE)
+
+
 def _measures(question: str) -> list[tuple[float, str, str]]:
     """The measurements the asker gives: value, unit and the lung test it is of, if named ("FVC 70 percent"),
     and blood pressures."""
@@ -2240,6 +2243,8 @@ def _measures(question: str) -> list[tuple[float, str, str]]:
     question = _YEARS_MONTHS_RE.sub(" ", question)
     for m in _ASKED_MEASURE_RE.finditer(question):
         unit = _unit_of(m.group("unit"))
+        if _PER_SPAN_RE.match(question, m.end()):
+            continue  # "pain 3 days a month": how often, not how long (_frequency_rows reads it)
         if unit == "percent" and (not (m.group("test") or m.group("after")) or _RATING_AFTER_RE.match(question, m.end())):
             continue  # "rated 30%", "for a 30% asthma rating": a rating, not a measurement
         named = (m.group("test") or "").lower()
@@ -2259,6 +2264,8 @@ def _row_ranges(text: str) -> list[tuple[float, bool, float, bool, str, str]]:
         for m in pattern.finditer(text):
             if any(start <= m.start() < end or start < m.end() <= end for start, end in taken):
                 continue  # "less than 6 weeks" of "at least 4 weeks but less than 6 weeks"
+            if _PER_SPAN_RE.match(text, m.end()):
+                continue  # "at least 1 day a week": how often, not how long
             test = _range_test(text, m.start())
             unit = _unit_of(m.group("unit") or m.group("unit2"))
             op = (m.group("op") or "").lower()
@@ -2413,7 +2420,7 @@ _COUNT_WORDS = {"once": 1, "one": 1, "twice": 2, "two": 2, "three": 3, "four": 4
 _PER_MONTH = {"day": 30.0, "week": 52 / 12, "month": 1.0, "year": 1 / 12}
 _COUNT = r"(\d{1,2}|once|one|twice|two|three|four|five|six)"
 # "2 or 3 a month", "twice a week", "averaging once a month", "three per year"; "one every 2 months".
-_RATE_RE = re.compile(_COUNT + r"(?:\s*(?:or|to|-)\s*\d{1,2})?(?: (?:times|attacks|episodes|headaches|migraines))?"
+_RATE_RE = re.compile(_COUNT + r"(?:\s*(?:or|to|-)\s*\d{1,2})?(?: (?:times|days?|nights?|attacks|episodes|headaches|migraines))?"
                       r" (?:a|an|per|each) (day|week|month|year)\b", re.IGNORECASE)
 _EVERY_RE = re.compile(r"\b(?:one|once) every " + _COUNT + r" (day|week|month|year)s?\b", re.IGNORECASE)
 
