@@ -973,6 +973,9 @@ def test_topics_accept_lists_from_the_database():
         ("what is the max funding fee on a va loan", "what is the max funding fee on a va loan"),
         # CKD is chronic kidney disease, rated as renal dysfunction.
         ("ckd rating stage 3", "ckd rating stage 3 chronic kidney disease renal dysfunction"),
+        # Pills for diabetes are the schedule's oral hypoglycemic agent.
+        ("diabetes with diet and pills only what rating",
+         "diabetes with diet and pills only what rating oral hypoglycemic agent"),
     ],
 )
 def test_lay_terms_expand_adds_the_schedules_word(text, expanded):
