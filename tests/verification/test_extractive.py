@@ -1620,6 +1620,8 @@ def test_the_highest_row_whose_frequency_the_askers_meets_leads():
     assert table_answer("va rating for migraines that make me lay down every week", migraine).startswith("- 30%")
     assert table_answer("weekly migraine attacks what rating", migraine).startswith("- 30%")
     assert table_answer("migraine attacks every other month, what rating", migraine).startswith("- 10%")
+    # Less often than the lowest row's frequency: the row for attacks less frequent than it.
+    assert table_answer("migraines once every 3 months rating", migraine).startswith("- 0%")
 
 
 def test_a_word_said_not_to_be_so_four_words_on_names_no_row():
@@ -2553,3 +2555,14 @@ def test_days_a_month_are_how_often_not_how_long():
            ("30% — related abdominal pain at least 1 day a week during the previous 3 months", OFF)]
     assert table_answer("ibs with pain 3 days a month what rating", ibs).startswith("- 20%")
     assert table_answer("ibs pain 2 days a week rating", ibs).startswith("- 30%")
+
+
+def test_a_limit_stated_with_a_negation_is_still_a_measurement():
+    hip = [("DC 5252 rates limitation of flexion of the thigh:", LEAD), ("10% — flexion limited to 45 degrees", OFF),
+           ("20% — flexion limited to 30 degrees", OFF), ("40% — flexion limited to 10 degrees", OFF)]
+    assert table_answer("my hip cant bend past 10 degrees rating", hip).startswith("- 40%")
+    # "Half the time" names no row by its "time".
+    cfs = [("DC 6354 chronic fatigue syndrome is rated on how much symptoms restrict daily activities:", LEAD),
+           ("40% — restrict routine daily activities to 50 to 75 percent of the pre-illness level", OFF),
+           ("100% — nearly constant, at times preventing self-care", OFF)]
+    assert table_answer("chronic fatigue syndrome that stops me working half the time rating", cfs).startswith("DC 6354")

@@ -2121,8 +2121,9 @@ def _cite(text: str, number: int) -> str:
 # The body parts a condition sits in.
 _SITE_WORDS = content_words("wrist wrists hand hands arm arms leg legs foot feet knee knees hip hips ankle ankles elbow "
                             "elbows finger fingers toe toes shoulder shoulders neck back")
-# A measurement's unit names no row: every row of the knee's table says "degrees".
-_MEASURE_UNIT_WORDS = content_words("degree degrees month months week weeks day days year years")
+# A measurement's unit names no row: every row of the knee's table says "degrees"; nor does "time" ("half the time"
+# is not chronic fatigue's "at times preventing self-care").
+_MEASURE_UNIT_WORDS = content_words("degree degrees month months week weeks day days year years time times")
 # Words a rating question and every row share ("what rating for my sleep apnea"), and numbers that are no
 # measurement (a rating, a year, a code).
 _ROW_MATCH_GENERIC = content_words("rating rated rate ratings percent percentage level levels get getting would will "
@@ -2231,7 +2232,8 @@ def _blood_pressures(question: str) -> list[tuple[float, str, str]]:
     return found
 
 
-_PER_SPAN_RE = re.compile(r"\s+(?:a|an|per|each|every)\s+(?:day|week|month|year)\b", re.IGNORECASE)
+# "3 days a month", "1 day a week": how often. "4 weeks a year" of incapacitating episodes is a length in a year.
+_PER_SPAN_RE = re.compile(r"\s+(?:a|an|per|each|every)\s+(?:day|week|month)\b", re.IGNORECASE)
 
 
 def _measures(question: str) -> list[tuple[float, str, str]]:
@@ -2354,8 +2356,10 @@ def _described_row_first(units: list[Unit], question: str, chunk_of: Mapping[int
     # "I don't use a CPAP": not the CPAP row; "CKD stage 4": a stage is no measurement (not "creatinine 4 to 8").
     described = _STAGE_RE.sub(" ", _NEGATED_RE.sub(" ", question))
     asked_words = content_words(described) - known
-    asked_numbers = set(_MEASURE_RE.findall(described))
-    measured = _measures(described)
+    # A limit stated with a negation is still a measurement: "my hip can't bend past 10 degrees".
+    unstaged = _STAGE_RE.sub(" ", question)
+    asked_numbers = set(_MEASURE_RE.findall(unstaged))
+    measured = _measures(unstaged)
     # A measurement decides by itself ("forward flexion 55 degrees": every row speaks of flexion).
     met = {id(u): _ranges_met(measured, u.text.split("—", 1)[-1]) for u in rows}
     matched = [u for u in rows if met[id(u)]]
@@ -2438,6 +2442,7 @@ def _rates(text: str) -> list[float]:
 # How often, as an asker says it: "every week", "weekly", "every other week" (a row's own wording is read by _rates:
 # "daily medication" in a row sets no frequency of attacks).
 _EACH_RE = re.compile(r"\b(?:every|each) (other |couple (?:of )?)?(day|week|month|year)\b", re.IGNORECASE)
+_LESS_FREQUENT_RE = re.compile(r"\bless frequent\b", re.IGNORECASE)
 _LY = {"daily": "day", "weekly": "week", "monthly": "month", "yearly": "year"}
 _LY_RE = re.compile(r"\b(daily|weekly|monthly|yearly)\b", re.IGNORECASE)
 _ATTACKS_RE = re.compile(r"\b(?:attacks?|episodes?|headaches?|migraines?|flare[- ]?ups?|flares|seizures?|spells?|"
@@ -2467,7 +2472,10 @@ def _frequency_rows(rows: list[Unit], described: str) -> list[Unit]:
     if len(timed) < 2:
         return []
     met = [u for rate, u in timed if rate <= asked[0] + 1e-9]
-    return [max(met, key=lambda u: max(_row_levels(u.text)))] if met else []
+    if not met:
+        # "Once every 3 months" meets no row's frequency: the row for attacks less frequent than the lowest one.
+        return [u for u in rows if _LESS_FREQUENT_RE.search(u.text)][:1]
+    return [max(met, key=lambda u: max(_row_levels(u.text)))]
 
 
 def _join(lines: list[tuple[bool, str]]) -> str:
