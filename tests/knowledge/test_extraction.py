@@ -973,6 +973,10 @@ def test_topics_accept_lists_from_the_database():
         ("what is the max funding fee on a va loan", "what is the max funding fee on a va loan"),
         # CKD is chronic kidney disease, rated as renal dysfunction.
         ("ckd rating stage 3", "ckd rating stage 3 chronic kidney disease renal dysfunction"),
+        # Incapacitating episodes are the disc syndrome's formula.
+        ("back pain with incapacitating episodes 4 weeks a year rating",
+         "back pain with incapacitating episodes 4 weeks a year rating thoracolumbar or cervical spine "
+         "intervertebral disc syndrome IVDS"),
         # Pills for diabetes are the schedule's oral hypoglycemic agent.
         ("diabetes with diet and pills only what rating",
          "diabetes with diet and pills only what rating oral hypoglycemic agent"),
