@@ -973,6 +973,10 @@ def test_topics_accept_lists_from_the_database():
         ("what is the max funding fee on a va loan", "what is the max funding fee on a va loan"),
         # CKD is chronic kidney disease, rated as renal dysfunction.
         ("ckd rating stage 3", "ckd rating stage 3 chronic kidney disease renal dysfunction"),
+        # A CPAP is the schedule's breathing assistance device, unless the asker does not use one.
+        ("sleep apnea with cpap and also daytime sleepiness", "sleep apnea with cpap and also daytime sleepiness "
+         "breathing assistance device"),
+        ("i dont use a cpap, sleep apnea rating", "i dont use a cpap, sleep apnea rating"),
         # Incapacitating episodes are the disc syndrome's formula.
         ("back pain with incapacitating episodes 4 weeks a year rating",
          "back pain with incapacitating episodes 4 weeks a year rating thoracolumbar or cervical spine "
