@@ -1718,7 +1718,7 @@ OWN_FAMILY_RE = re.compile(
 # A table for someone with no family ("for a veteran alone", "no spouse, child or dependent parent").
 _ALONE_TITLE_RE = re.compile(r"\b(?:alone|no spouse|without (?:a )?(?:spouse|dependents))\b", re.IGNORECASE)
 # The table's own sentence on what a family is paid ("VA pays more for a spouse, children or dependent parents").
-_FAMILY_RATES_RE = re.compile(r"\bpays? more for (?:a )?(?:spouse|children|dependents)\b", re.IGNORECASE)
+FAMILY_RATES_RE = re.compile(r"\bpays? more for (?:a )?(?:spouse|children|dependents)\b", re.IGNORECASE)
 
 
 def _family_rates_first(chosen: list[Unit], by_chunk: Mapping[int, list[tuple[float, Unit]]],
@@ -1732,7 +1732,7 @@ def _family_rates_first(chosen: list[Unit], by_chunk: Mapping[int, list[tuple[fl
                            and _ALONE_TITLE_RE.search(chunk_of[u.chunk_number].title))
     for number in tables:
         said = next((u for _, u in sorted(by_chunk.get(number, ()), key=lambda su: su[1].position)
-                     if _FAMILY_RATES_RE.search(u.text)), None)
+                     if FAMILY_RATES_RE.search(u.text)), None)
         if said is not None:
             return [said, *(u for u in chosen if u is not said)]
     return chosen
@@ -2353,11 +2353,11 @@ def _described_row_first(units: list[Unit], question: str, chunk_of: Mapping[int
     others = [u for u in units if u.chunk_number == rows[0].chunk_number and id(u) not in row_ids]
     known_here = content_words(" ".join([chunk.title if chunk else "", *(u.text for u in others)]))
     known = known_here | _ROW_MATCH_GENERIC
-    # "I don't use a CPAP": not the CPAP row; "CKD stage 4": a stage is no measurement (not "creatinine 4 to 8").
-    described = _STAGE_RE.sub(" ", _NEGATED_RE.sub(" ", question))
-    asked_words = content_words(described) - known
-    # A limit stated with a negation is still a measurement: "my hip can't bend past 10 degrees".
+    # "CKD stage 4": a stage is no measurement (not "creatinine 4 to 8"). "I don't use a CPAP": not the CPAP row;
+    # but a limit stated with a negation is still a measurement: "my hip can't bend past 10 degrees".
     unstaged = _STAGE_RE.sub(" ", question)
+    described = _NEGATED_RE.sub(" ", unstaged)
+    asked_words = content_words(described) - known
     asked_numbers = set(_MEASURE_RE.findall(unstaged))
     measured = _measures(unstaged)
     # A measurement decides by itself ("forward flexion 55 degrees": every row speaks of flexion).

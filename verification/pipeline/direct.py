@@ -16,7 +16,7 @@ from verification.combined_ratings import (
     combined_rating,
 )
 from verification.generators import EXTRACTIVE
-from verification.generators.extractive import OWN_FAMILY_RE, levels_asked
+from verification.generators.extractive import FAMILY_RATES_RE, OWN_FAMILY_RE, levels_asked
 from verification.layers.citations import content_words
 from verification.layers.cleanup import CITATION_MARKER_RE
 from verification.layers.numbers import facts_unsupported
@@ -146,8 +146,6 @@ _PAY_QUESTION_RE = re.compile(
 _OTHER_AMOUNT_RE = re.compile(r"\b(?:back ?pay|retro\w*|co-?pays?|smc|special monthly|tdiu|unemployability|dic|"
                               r"pension|incarcerat\w*|jail|prison|extra|additional|more for)\b", re.IGNORECASE)
 _SENTENCE_RE = re.compile(r"(?<=[.!?])\s+")
-# The table's note on a family's higher amounts ("From 30 percent up, VA pays more for a spouse, children ...").
-_MORE_FOR_FAMILY_RE = re.compile(r"\bpays? more for\b", re.IGNORECASE)
 
 
 def pay_level_asked(text: str) -> int | None:
@@ -188,8 +186,10 @@ def pay_rate(state: AnswerState) -> AnswerState:
         else:
             text = f"{lines[0][:-1]} [1]:\n- {row} [1]"
             kept = [s for s in notes if not re.search(r"\b0 percent\b", s)]
-            # "100% with a spouse and 2 kids": the row is not the asker's amount, so that is said first.
-            family = [s for s in kept if level >= 30 and OWN_FAMILY_RE.search(state.text) and _MORE_FOR_FAMILY_RE.search(s)]
+            # "100% with a spouse and 2 kids": the row is not the asker's amount, so the table's note on a family's
+            # higher amounts is said first.
+            family = [s for s in kept if FAMILY_RATES_RE.search(s)] if level >= 30 and OWN_FAMILY_RE.search(state.text) \
+                else []
             if family:
                 text = " ".join(f"{s[:-1]} [1]." for s in family) + "\n\n" + text
                 kept = [s for s in kept if s not in family]

@@ -329,15 +329,15 @@ def relevance(state: AnswerState) -> AnswerState:
                               top_k=settings.RETRIEVAL_TOP_K, weak_threshold=limits["weak"])
     state = replace(state, chunks=tuple(result.kept), best_score=result.best_score, weak=result.weak_retrieval,
                     decision=f"best={result.best_score:.3f} kept={len(result.kept)}")
+    if not (result.refuse or result.weak_retrieval):
+        return state
+    # Words no source holds: "best way to get rid of aphids on my tomato plants" (nothing close) is told the sources
+    # don't cover it; "kitchen sink is draining slow, tried drano, bought this house with my va loan" (no closer than
+    # the weak threshold) is refused for it.
+    uncovered = unmatched_words_count(question=state.text, known=corpus_word_known) >= UNMATCHED_WORDS_REFUSED
     if result.refuse:
-        # "Best way to get rid of aphids on my tomato plants": nothing close, and words no source holds; asking again
-        # would not help.
-        uncovered = unmatched_words_count(question=state.text, known=corpus_word_known) >= UNMATCHED_WORDS_REFUSED
         return refused(state, weak_refusal(state, subject_not_covered=uncovered), state.decision)
-    if result.weak_retrieval and \
-            unmatched_words_count(question=state.text, known=corpus_word_known) >= UNMATCHED_WORDS_REFUSED:
-        # "Kitchen sink is draining slow, tried drano, bought this house with my va loan": retrieval came no closer
-        # than the weak threshold, and the question's own subject is words no source holds.
+    if uncovered:
         return refused(state, weak_refusal(state, subject_not_covered=True), f"{state.decision} unmatched words")
     return state
 
