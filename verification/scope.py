@@ -226,7 +226,7 @@ def _alternation(phrases: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile(r"(?<!\w)(?:" + "|".join(phrases) + r")(?!\w)")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class _Compiled:
     crisis: re.Pattern[str]
     urgent_medical: re.Pattern[str]
@@ -354,8 +354,14 @@ def scope_check(*, question: str, tables: ScopeTables | None = None) -> ScopeDec
     text = _normalise(question)
     if not text:
         return IN_SCOPE
-    rules = _DEFAULT if tables is None else _compiled(tables)
+    return _decision(text, _DEFAULT if tables is None else _compiled(tables))
 
+
+# A question is checked by the crisis step and again by the scope step (and a cached answer's page by both): the
+# decision is a pure function of the normalised text and the rules, so the last few are kept. _Compiled hashes
+# by identity (eq=False), one per table file.
+@functools.lru_cache(maxsize=256)
+def _decision(text: str, rules: _Compiled) -> ScopeDecision:
     crisis = rules.crisis.search(text)
     if crisis:
         return ScopeDecision(
