@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import functools
 import hashlib
@@ -730,8 +731,11 @@ def answered_question_create(
     topics = [(topic_ids[slug], score) for slug, score in topic_scores if slug in topic_ids]
     sql, fields = _store_sql()
     values = {f"field_{f.attname}": f.get_db_prep_save(f.pre_save(row, add=True), connection=connection) for f in fields}
+    # One statement is its own transaction in autocommit; inside a caller's transaction a savepoint keeps that
+    # transaction usable when the statement fails on the constraint (BEGIN and COMMIT were two round trips).
     try:
-        with transaction.atomic(), connection.cursor() as cursor:
+        with transaction.atomic() if connection.in_atomic_block else contextlib.nullcontext(), \
+                connection.cursor() as cursor:
             cursor.execute(sql, {
                 **values, "stored_at": timezone.now(),
                 "topic_ids": [pk for pk, _ in topics], "topic_scores": [score for _, score in topics],
