@@ -26,7 +26,7 @@ from knowledge.embeddings.local import everyday_words_get
 from knowledge.extraction import ByIdentity
 from knowledge.gate import gate_has_entities, intent_overlap
 from knowledge.models import Chunk, ChunkEmbedding
-from veterans_ai.prepared import fetchall_prepared, vector_from_binary
+from veterans_ai.prepared import fetchall_prepared, vector_from_binary, vector_text
 
 # Small, rarely-changing tables read on every question (glossary, topic keywords, whitelisted domains) are
 # kept in process for REFERENCE_TTL_SECONDS: an edit shows within that time, and the hot path saves a round
@@ -209,7 +209,7 @@ def _hybrid_rows(
 ) -> list[tuple]:
     filters, joins = [], ""
     params: dict[str, object] = {
-        "q": _vector_text(vector),
+        "q": vector_text(vector),
         "text": query_text, "lexical": bool(query_text.strip()) and lexical_weight > 0,
         "common": common_lexemes_get(), "n": candidates, "k": top_k,
         "wd": float(dense_weight), "wl": float(lexical_weight),
@@ -330,7 +330,7 @@ def answer_cached_similar(
     from django.db import connection
 
     with connection.cursor() as cursor:
-        cursor.execute(_similar_sql(model_name), [_vector_text(vector), model_name, gate_key])
+        cursor.execute(_similar_sql(model_name), [vector_text(vector), model_name, gate_key])
         rows = cursor.fetchall()
     by_intent = bool(question) and gate_has_entities(gate_key)
     intent = question_intent_words(question=question) if by_intent else ""
@@ -383,11 +383,6 @@ def _similar_sql(model_name: str) -> str:
             raise RuntimeError(f"the semantic cache's query takes the vector, model and gate key, not {params!r}")
         _similar_statements[model_name] = sql
     return sql
-
-
-def _vector_text(vector: np.ndarray) -> str:
-    # (Through Python floats: formatting numpy scalars one by one takes twice as long, the same text.)
-    return "[" + ",".join(map("{:.7g}".format, np.asarray(vector, dtype=np.float32).tolist())) + "]"
 
 
 def _entity_ids() -> dict[tuple[str, str], int]:

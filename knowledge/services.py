@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
+from pgvector.django import VectorField
 from simple_history.utils import bulk_create_with_history, bulk_update_with_history
 
 from knowledge.chunking import units_split
@@ -26,6 +27,7 @@ from knowledge.embeddings import embedding_provider_get
 from knowledge.embeddings.base import EmbeddingError
 from knowledge.extraction import BENEFITS, entities_extract, topics_classify
 from knowledge.models import Chunk, ChunkEmbedding, ChunkEntity, ChunkSentence, Entity, Source, Topic
+from veterans_ai.prepared import vector_text
 
 logger = logging.getLogger(__name__)
 
@@ -730,7 +732,7 @@ def answered_question_create(
     topic_ids = topic_ids_get()
     topics = [(topic_ids[slug], score) for slug, score in topic_scores if slug in topic_ids]
     sql, fields = _store_sql()
-    values = {f"field_{f.attname}": f.get_db_prep_save(f.pre_save(row, add=True), connection=connection) for f in fields}
+    values = {f"field_{f.attname}": _db_value(f, row) for f in fields}
     # One statement is its own transaction in autocommit; inside a caller's transaction a savepoint keeps that
     # transaction usable when the statement fails on the constraint (BEGIN and COMMIT were two round trips).
     try:
@@ -750,6 +752,13 @@ def answered_question_create(
         return AnsweredQuestion.objects.get(question_hash=question_hash, current=True, refused=False), False
     row._state.adding, row._state.db = False, connection.alias
     return row, True
+
+
+def _db_value(field, row):
+    value = field.pre_save(row, add=True)
+    if isinstance(field, VectorField) and value is not None:
+        return vector_text(value, digits=9)  # exactly the float32 values, four times faster than pgvector's text
+    return field.get_db_prep_save(value, connection=connection)
 
 
 ONE_CURRENT_CONSTRAINT = "answered_one_current_per_question"

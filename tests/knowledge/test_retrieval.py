@@ -208,3 +208,31 @@ def test_a_source_holding_a_rare_word_of_the_question_takes_the_last_place(inges
     # Held already, or no rare word asked: the hits stay as they are.
     assert _with_rare_word_source(state, hits, ["senior"]) == hits  # the Higher-Level Review page says it
     assert _with_rare_word_source(state, hits, []) == hits
+
+
+def test_vectors_are_sent_as_text_that_keeps_their_values():
+    import numpy as np
+
+    from veterans_ai.prepared import vector_text
+
+    vector = np.random.default_rng(7).standard_normal(384).astype(np.float32)
+    assert vector_text(vector) == "[" + ",".join(map("{:.7g}".format, vector.tolist())) + "]"
+    exact = np.array(vector_text(vector, digits=9)[1:-1].split(","), dtype=np.float32)
+    assert np.array_equal(exact, vector)
+
+
+def test_a_stored_answer_keeps_its_question_vector_exactly():
+    import numpy as np
+
+    from knowledge.models import AnsweredQuestion
+    from knowledge.services import answered_question_create
+
+    vector = np.random.default_rng(11).standard_normal(384).astype(np.float32)
+    row, created = answered_question_create(
+        question="q", question_hash="h" * 64, gate_key="q", answer="a", citations=[], question_vector=vector,
+        embedding_model="all-MiniLM-L6-v2", confidence=0.5, retrieval_score=0.5, retrieved=[], weak_retrieval=False,
+        refused=False, refusal_reason="", warning="", suggestions=[], model="extractive", routing_reason="",
+        verification={}, trace=[], topic_scores=[], entity_ids=[], cited=[])
+    assert created
+    stored = AnsweredQuestion.objects.get(id=row.id).question_embedding
+    assert np.array_equal(np.asarray(stored, dtype=np.float32), vector)
