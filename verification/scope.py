@@ -73,6 +73,12 @@ SCOPE_MESSAGE_CRISIS = (
     "text 838255, or chat online at VeteransCrisisLine.net. You don't have to be enrolled in VA benefits or "
     "health care. If you're in immediate danger, call 911."
 )
+# Put before the answer to a benefits question that tells of suicidal thoughts (crisis_mention_phrases).
+CRISIS_NOTE = (
+    "If you or someone you care about is having thoughts of suicide, the Veterans Crisis Line is free, confidential "
+    "and open 24/7: dial 988 then press 1, text 838255, or chat online at VeteransCrisisLine.net. If anyone is in "
+    "immediate danger, call 911."
+)
 SCOPE_MESSAGE_MEDICAL_ADVICE = (
     "I can't give medical advice, such as which medicine or dose to take or what a symptom means. Please "
     "ask your VA or other health care provider. If it's an emergency, call 911 or go to the nearest "
@@ -174,6 +180,7 @@ class ScopeTables:
     asked_object_ignored: tuple[str, ...] = ()  # an object's words that say nothing of it (qualifiers, people)
     status: tuple[str, ...] = ()  # va_benefit phrases that say the asker's standing, not a benefit asked about
     va_name: tuple[str, ...] = ()  # VA's own names, which va_benefit holds first and name no benefit by themselves
+    crisis_mention: tuple[str, ...] = ()  # suicidal thoughts told in a benefits question: answered, the line first
 
 
 @functools.cache
@@ -203,6 +210,7 @@ def scope_tables_load(*, path: Path = SCOPE_PHRASES_FILE) -> ScopeTables:
         asked_object_ignored=phrases_get(path=path, table="asked_object_ignored_words"),
         status=phrases_get(path=path, table="status_phrases"),
         va_name=phrases_get(path=path, table="va_name_phrases"),
+        crisis_mention=phrases_get(path=path, table="crisis_mention_phrases"),
     )
 
 
@@ -244,6 +252,7 @@ class _Compiled:
     asked_object_anchor: re.Pattern[str]
     asked_object_ignored: re.Pattern[str]
     specific_benefit: re.Pattern[str]
+    crisis_mention: re.Pattern[str]
     # Each rule with its phrases, its outright phrases and its keep_if, compiled (None when it has none).
     agency_rules: tuple[tuple[AgencyRule, re.Pattern[str], re.Pattern[str] | None, re.Pattern[str] | None], ...]
 
@@ -283,6 +292,7 @@ def _compiled(tables: ScopeTables) -> _Compiled:
         asked_object_ignored=re.compile(r"(?:" + "|".join(tables.asked_object_ignored or ("(?!)",)) + r")"),
         specific_benefit=_alternation(tuple(p for p in tables.va_benefit if p not in {*tables.status, *tables.va_name})
                                       or ("(?!)",)),
+        crisis_mention=_alternation(tables.crisis_mention or ("(?!)",)),
     )
 
 
@@ -337,6 +347,13 @@ def unmatched_words_count(*, question: str, known: Callable[[str], bool], tables
     words = dict.fromkeys(re.findall(r"[a-z]+", text))
     return sum(1 for word in words if len(word) > 2 and word not in STOP_WORDS and word not in CONTRACTIONS
                and not rules.asked_object_ignored.fullmatch(word) and not known(word))
+
+
+def crisis_mentioned(*, question: str, tables: ScopeTables | None = None) -> bool:
+    """Whether a question in scope tells of suicidal thoughts or an attempt (crisis_mention_phrases): it is
+    answered, with CRISIS_NOTE first."""
+    rules = _DEFAULT if tables is None else _compiled(tables)
+    return bool(rules.crisis_mention.search(_normalise(question)))
 
 
 def _medical_advice(matched: str, *, urgent: bool = False) -> ScopeDecision:

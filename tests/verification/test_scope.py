@@ -19,6 +19,7 @@ from verification.scope import (
     CATEGORY_OUTCOME_PREDICTION,
     CATEGORY_OUTSIDE_BENEFITS,
     CRISIS_HANDLER,
+    CRISIS_NOTE,
     IN_SCOPE,
     MEDICAL_ADVICE_HANDLER,
     OTHER_AGENCY_RULES,
@@ -27,6 +28,7 @@ from verification.scope import (
     SCOPE_MESSAGE_OUTCOME_PREDICTION,
     SCOPE_MESSAGE_OUTSIDE_BENEFITS,
     ScopeDecision,
+    crisis_mentioned,
     scope_check,
     scope_tables_load,
 )
@@ -1143,8 +1145,28 @@ def test_not_wanting_to_die_is_not_a_crisis():
     assert scope_check(question="is a va loan worth it for a condo").in_scope
 
 
+@pytest.mark.parametrize("question", [
+    "what does the va need to see to rate ptsd at 70 percent? my husband has suicidal thoughts and blows up at people",
+    "I attempted suicide in 2019 while on active duty, does that help my PTSD claim",
+    "my son had suicidal episodes after his deployment, can he get VA mental health care without a rating",
+    "does suicidal ideation put me at 70% for depression",
+])
+def test_suicidal_thoughts_told_in_a_benefits_question_are_answered_with_the_line_first(question):
+    assert scope_check(question=question).in_scope
+    assert crisis_mentioned(question=question)
+
+
+@pytest.mark.parametrize("question", [
+    "my husband died by suicide last year, can I get DIC",
+    "can I get survivor benefits if my son committed suicide in the army",
+    "what is the rating for PTSD at 70 percent",
+])
+def test_a_death_by_suicide_or_a_plain_rating_question_gets_no_crisis_note(question):
+    assert not crisis_mentioned(question=question)
+
+
 def test_crisis_facts_are_the_veterans_crisis_line():
-    for text in (CRISIS_HANDLER, SCOPE_MESSAGE_CRISIS):
+    for text in (CRISIS_HANDLER, SCOPE_MESSAGE_CRISIS, CRISIS_NOTE):
         assert "988 then press 1" in text
         assert "838255" in text
     assert "VeteransCrisisLine.net" in SCOPE_MESSAGE_CRISIS

@@ -18,8 +18,10 @@ from verification.scope import (
     CATEGORY_CRISIS,
     CATEGORY_MESSAGES,
     CATEGORY_OUTSIDE_BENEFITS,
+    CRISIS_NOTE,
     ScopeDecision,
     asked_object_unknown,
+    crisis_mentioned,
     scope_check,
 )
 from verification.spelling import spelling_correct
@@ -72,6 +74,10 @@ def crisis(state: AnswerState) -> AnswerState:
     if scope_check(question=state.asked).category == CATEGORY_CRISIS:
         message = CATEGORY_MESSAGES[CATEGORY_CRISIS]
         return refused(state, Refusal(reason="out_of_scope", message=message), f"out_of_scope:{CATEGORY_CRISIS}")
+    if crisis_mentioned(question=state.asked):
+        # "My husband has suicidal thoughts, what does VA need for 70%": answered, the Crisis Line first.
+        notice = "\n\n".join(filter(None, (CRISIS_NOTE, state.notice)))
+        return replace(state, notice=notice, decision="mentioned")
     return replace(state, decision="none")
 
 
