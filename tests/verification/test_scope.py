@@ -73,8 +73,15 @@ PARKS = "National Park Service"
 SELECTIVE_SERVICE = "Selective Service System"
 FHA = "Federal Housing Administration (HUD)"
 USDA_RD = "USDA Rural Development"
+BANKS = "Banks and credit unions"
 
 OTHER_AGENCY_QUESTIONS = [
+    ("im medically retired from the army (30% from the board, 70% VA) does tricare prime cover my wifes braces", TRICARE),
+    ("still active duty, ETS in march. how many days of leave can i sell back before i start my VA claim", DFAS),
+    ("my husband is 100% P&T with the VA, when he turns 62 should he take social security early or wait", SSA),
+    ("my mom gets a VA pension, does that lower her SSI check", SSA),
+    ("can i write off the miles i drive to the VA hospital on my taxes as medical expenses, i itemize", IRS),
+    ("USAA put a hold on my VA back pay deposit saying its unusual activity, who do i call", BANKS),
     ("I'm active duty Navy, my chief won't approve my leave for my sister's wedding. Can he do that?", DOD),
     ("how do i get a private pilot license after i get out", FAA),
     ("How do I apply for SSDI?", SSA),
@@ -294,6 +301,8 @@ OTHER_AGENCY_QUESTIONS = [
 ]
 
 MEDICAL_ADVICE_QUESTIONS = [
+    "58 yr old vietnam vet, chest gets tight when i go up the stairs then goes away when i rest. should i worry",
+    "VA has me on 2mg prazosin for nightmares and im still getting them, how high can i go on my own",
     "whats a good diet for diabetes",
     "how do i stop having nightmares",
     "how do i stop snoring my wife says its getting worse",
@@ -542,6 +551,9 @@ IN_SCOPE_QUESTIONS = [
 
 
 OUTSIDE_BENEFITS_QUESTIONS = [
+    "im a 70% vet with ptsd and just started using hinge. should i put it in my profile",
+    "my service dog is a 3 yr old lab and he's had diarrhea for 2 days, what should i feed him",
+    "want to propose to my girlfriend on veterans day at the war memorial, any ideas",
     "do veterans get free amtrak tickets",
     "can i use my gi bill to pay rent for my girlfriend",
     "can i get disability for being short",
@@ -804,6 +816,15 @@ OUTSIDE_BENEFITS_QUESTIONS = [
     "how do i get revenge on the va for denying me",
 ]
 NEAR_DOMAIN_IN_SCOPE = [
+    "can I file my BDD claim while I'm on terminal leave",
+    "does VA disability pay affect my social security retirement",
+    "can I get a VA loan through USAA",
+    "how do I change my VA direct deposit to navy federal",
+    "can VA pay for my service dog's vet bills",
+    "what is the 2025 COLA for VA disability",
+    "my heart condition gives me chest pain when I walk, what rating is that",
+    "how high can my PTSD rating go",
+    "how do i get an itemized statement for my VA copays",
     # Near the FHA, USDA, diet and base phrases.
     "fha or va loan which is better",
     "can i refinance my fha loan into a va loan",
@@ -1034,6 +1055,9 @@ NEAR_DOMAIN_IN_SCOPE = [
 
 # One case's odds, approval rates, a judge's leanings: the sources hold the rules, never a forecast.
 OUTCOME_PREDICTION_QUESTIONS = [
+    "what are VA home loan rates going to be tomorrow, should i lock today or wait",
+    "how many claims are sitting at the st petersburg regional office right now",
+    "will next years COLA for VA disability be over 3 percent",
     "do you think the va will raise disability pay a lot next year? predictions?",
     "how long is the St Petersburg regional office taking right now to finish a claim? mine's been sitting 5 months",
     "what is the average wait time at the phoenix va for a new primary care appt this month",
