@@ -40,6 +40,8 @@ from verification.own_record import (
         ("Did VA receive my 21-526EZ form?", KIND_DOCUMENTS),
         ("did va get my nexus letter", KIND_DOCUMENTS),
         ("did the VA get the buddy letter I sent", KIND_DOCUMENTS),
+        ("my exam was tuesday, has the C&P examiner sent his report in yet", KIND_DOCUMENTS),
+        ("has the qtc doctor submitted the dbq", KIND_DOCUMENTS),
         ("when will my claim be decided", KIND_CLAIM_STATUS),
         ("what day will va decide my claim?", KIND_CLAIM_STATUS),
         ("how long until my claim is decided", KIND_CLAIM_STATUS),
@@ -114,6 +116,7 @@ def test_questions_about_the_askers_own_record_are_recognised(question, kind):
     "what's my current rating if I add a 30 for my back",
     "whats my current combined rating with a 50 and a 30",
     "what does preparation for notification mean on my claim status? is that good or bad",
+    "how long does the examiner have to send the report",
 ])
 def test_general_questions_are_not_about_the_askers_record(question):
     assert own_record_kind(question=question) is None
