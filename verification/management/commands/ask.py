@@ -17,7 +17,8 @@ class Command(BaseCommand):
         parser.add_argument("question", nargs="?")
         parser.add_argument("--json", action="store_true", help="print the answer object as JSON")
         parser.add_argument("--no-cache", action="store_true", help="skip the answer cache")
-        parser.add_argument("--batch", metavar="FILE", help='a JSONL file of {"id": ..., "question": ...}')
+        parser.add_argument("--batch", metavar="FILE",
+                            help='a JSONL file of {"id": ..., "question": ...} ("input_id" for "id" too)')
 
     def handle(self, *args, **options):
         use_cache = not options["no_cache"]
@@ -58,5 +59,7 @@ class Command(BaseCommand):
                     out = answer_data(answer_question(question=item["question"], use_cache=use_cache))
                 except QuestionInvalid as exc:
                     out = {"error": {"code": exc.code, "message": exc.message}}
-                # `id` is the stored answer's; the input's own id travels beside it, never replacing it.
-                self.stdout.write(json.dumps({**out, "input_id": item.get("id")}, ensure_ascii=False))
+                # `id` is the stored answer's; the input's own id travels beside it, never replacing it. An input
+                # may name it as the output does ("input_id").
+                input_id = item["id"] if "id" in item else item.get("input_id")
+                self.stdout.write(json.dumps({**out, "input_id": input_id}, ensure_ascii=False))
