@@ -1624,6 +1624,20 @@ def test_the_highest_row_whose_frequency_the_askers_meets_leads():
     assert table_answer("migraines once every 3 months rating", migraine).startswith("- 0%")
 
 
+def test_a_rows_first_frequency_is_its_own_and_or_more_is_a_frequency():
+    stricture = [("Since May 19, 2024, DC 7206 GERD is rated under the esophageal stricture criteria of DC 7203:", LEAD),
+                 ("10% — stricture that requires daily medication to control dysphagia", OFF),
+                 ("30% — recurrent stricture that needs dilatation (stretching) no more than 2 times a year", OFF),
+                 ("50% — stricture needing dilatation 3 or more times a year, dilatation with steroids at least once a "
+                  "year, or an esophageal stent", OFF),
+                 ("80% — refractory stricture with aspiration, treated with a feeding tube", OFF)]
+    # Twice a year meets "no more than 2 times a year" (30%), not the 50% row's steroid dilatation once a year.
+    text = table_answer("my esophagus narrowed and i get it stretched about twice a year, what would va rate that",
+                        stricture)
+    assert text.startswith("- 30%"), text
+    assert table_answer("my esophagus gets dilated 4 times a year for my gerd, what rating", stricture).startswith("- 50%")
+
+
 def test_a_word_said_not_to_be_so_four_words_on_names_no_row():
     gerd = [("Since May 19, 2024, DC 7206 GERD is rated under the esophageal stricture criteria of DC 7203:", LEAD),
             ("0% — documented history without daily symptoms or need for daily medication", OFF),

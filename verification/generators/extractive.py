@@ -2423,8 +2423,10 @@ def _severity_rows(rows: list[Unit], described: str) -> list[Unit]:
 _COUNT_WORDS = {"once": 1, "one": 1, "twice": 2, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 _PER_MONTH = {"day": 30.0, "week": 52 / 12, "month": 1.0, "year": 1 / 12}
 _COUNT = r"(\d{1,2}|once|one|twice|two|three|four|five|six)"
-# "2 or 3 a month", "twice a week", "averaging once a month", "three per year"; "one every 2 months".
-_RATE_RE = re.compile(_COUNT + r"(?:\s*(?:or|to|-)\s*\d{1,2})?(?: (?:times|days?|nights?|attacks|episodes|headaches|migraines))?"
+# "2 or 3 a month", "twice a week", "averaging once a month", "three per year", "3 or more times a year"; "one every 2
+# months".
+_RATE_RE = re.compile(_COUNT + r"(?:\s*(?:or|to|-)\s*\d{1,2}|\s+or (?:more|fewer|less))?"
+                      r"(?: (?:times|days?|nights?|attacks|episodes|headaches|migraines))?"
                       r" (?:a|an|per|each) (day|week|month|year)\b", re.IGNORECASE)
 _EVERY_RE = re.compile(r"\b(?:one|once) every " + _COUNT + r" (day|week|month|year)s?\b", re.IGNORECASE)
 
@@ -2434,9 +2436,10 @@ def _rates(text: str) -> list[float]:
     def count(word: str) -> float:
         return float(word) if word.isdigit() else float(_COUNT_WORDS[word.lower()])
 
-    found = [count(n) * _PER_MONTH[unit.lower()] for n, unit in _RATE_RE.findall(text)]
-    found += [_PER_MONTH[unit.lower()] / count(n) for n, unit in _EVERY_RE.findall(text) if count(n)]
-    return found
+    found = [(m.start(), count(m.group(1)) * _PER_MONTH[m.group(2).lower()]) for m in _RATE_RE.finditer(text)]
+    found += [(m.start(), _PER_MONTH[m.group(2).lower()] / count(m.group(1))) for m in _EVERY_RE.finditer(text)
+              if count(m.group(1))]
+    return [rate for _, rate in sorted(found)]  # in the order the text says them
 
 
 # How often, as an asker says it: "every week", "weekly", "every other week" (a row's own wording is read by _rates:
@@ -2468,7 +2471,9 @@ def _frequency_rows(rows: list[Unit], described: str) -> list[Unit]:
     asked = _asked_rates(described)
     if len(asked) != 1:
         return []
-    timed = [(min(rates), u) for u in rows if (rates := _rates(u.text.split("—", 1)[-1]))]
+    # A row's first frequency is its own: "dilatation 3 or more times a year, dilatation with steroids at least once a
+    # year" is met by 3 a year, not by "twice a year" (its other means, steroids, set a lower count).
+    timed = [(rates[0], u) for u in rows if (rates := _rates(u.text.split("—", 1)[-1]))]
     if len(timed) < 2:
         return []
     met = [u for rate, u in timed if rate <= asked[0] + 1e-9]
