@@ -37,6 +37,7 @@ ANSWER_STEPS: tuple[Step, ...] = (
     Step("cache_similar", retrieval.cache_similar, when=_caching),  # L2 semantic, L3 graph
     Step("retrieve", retrieval.retrieve),  # hybrid: pgvector HNSW + full text + the graph's entities
     Step("combined", direct.combined, when=direct.asks_combined),  # 38 CFR 4.25/4.26 arithmetic, computed
+    Step("tdiu", direct.tdiu, when=direct.asks_tdiu),  # "PTSD 30, back 30, knee 20, can I get TDIU": 4.16(a) applied
     Step("pay_rate", direct.pay_rate, when=direct.asks_pay_rate),  # "how much is 70 percent": the rates row
     Step("relevance", retrieval.relevance),  # Layer 1 and the 1b refusal
     Step("route", generation.route),

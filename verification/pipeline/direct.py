@@ -25,6 +25,7 @@ from verification.non_va_documents import asks_about_document, non_va_document_a
 from verification.own_record import URL_SUFFIXES, own_record_answer, own_record_kind
 from verification.pipeline.reply import clean_verification
 from verification.pipeline.state import AnswerState, Reply, replace
+from verification.tdiu import CFR_4_16_URL_SUFFIX, tdiu_answer, tdiu_check, tdiu_ratings_parse
 
 CALCULATOR_MODEL = "calculator (38 CFR 4.25)"
 COMBINED_LEAD = (
@@ -74,6 +75,39 @@ def combined(state: AnswerState) -> AnswerState:
     return replace(state, reply=reply, decision=f"{result.combined_value}->{result.rating}")
 
 
+# ---- whether the asker's ratings meet TDIU's percentages ----
+
+TDIU_MODEL = "calculator (38 CFR 4.16)"
+# The chunks of 38 CFR 4.16's page cited as [1], [2] and [3] by verification.tdiu.tdiu_answer, told by their words.
+_TDIU_CITED = ("two or more service-connected disabilities", "one or both upper extremities", "4.16(b)")
+
+
+def asks_tdiu(state: AnswerState) -> bool:
+    return tdiu_ratings_parse(text=state.text) is not None
+
+
+def tdiu(state: AnswerState) -> AnswerState:
+    """Answer "PTSD 30, back 30, knee 20, can I still get unemployability" by applying 38 CFR 4.16(a) to the
+    figures (combined by 4.25's table), and say what remains when they fall short."""
+    check = tdiu_check(ratings=tdiu_ratings_parse(text=state.text))
+    page = _regulation_chunks(state, CFR_4_16_URL_SUFFIX, set(), limit=None)
+    cited = [next((pair for pair in page if marker in pair[0].content), None) for marker in _TDIU_CITED]
+    if not all(cited):
+        return replace(state, decision="no_regulation_source")
+    citations, edges = [], []
+    for number, (chunk, source_id) in enumerate(cited, start=1):
+        citations.append({"number": number, "chunk_id": chunk.entry_id, "url": chunk.url, "title": chunk.title,
+                          "quote": chunk.content[:300]})
+        edges.append((chunk.chunk_id, source_id, number))
+    answer = tdiu_answer(check=check)
+    used = {int(n) for n in CITATION_MARKER_RE.findall(answer)}  # the ratings that meet the test cite [1] only
+    citations = [c for c in citations if c["number"] in used]
+    edges = [e for e in edges if e[2] in used]
+    reply = Reply(answer=answer, model=TDIU_MODEL, routing_reason="tdiu_percentages", verification=clean_verification(),
+                  citations=tuple(citations), cited=tuple(edges), confidence=1.0)
+    return replace(state, reply=reply, decision=f"{'met' if check.met else 'not_met'}:{check.combined}")
+
+
 def combined_answer(*, asked: CombinedQuestion, result: CombinedRating) -> str:
     """The answer text: the rating first, then each step of the table, then the rounding."""
     lines = [COMBINED_LEAD.format(rating=result.rating)]
@@ -97,7 +131,8 @@ def combined_answer(*, asked: CombinedQuestion, result: CombinedRating) -> str:
     return text
 
 
-def _regulation_chunks(state: AnswerState, url_suffix: str, numbers: set[str]) -> list[tuple[SourceChunk, int]]:
+def _regulation_chunks(state: AnswerState, url_suffix: str, numbers: set[str], *,
+                       limit: int | None = CITED_PER_SECTION) -> list[tuple[SourceChunk, int]]:
     """The chunks of the regulation's page (with their source ids) that show most of the answer's numbers,
     the best retrieved first among equals; only retrieved ones when retrieval was kept to a topic or source."""
     rank = {c.chunk_id: c.number for c in state.chunks}
@@ -112,7 +147,7 @@ def _regulation_chunks(state: AnswerState, url_suffix: str, numbers: set[str]) -
         chunk = pair[0]
         return -len(numbers & set(_NUMBER_RE.findall(chunk.content))), rank.get(chunk.chunk_id, len(rank) + 1)
 
-    return sorted(page, key=order)[:CITED_PER_SECTION]
+    return sorted(page, key=order)[:limit]
 
 
 def _numbers(result: CombinedRating) -> set[str]:

@@ -1,0 +1,66 @@
+"""TDIU's percentages (38 CFR 4.16(a)) applied to the ratings a question gives, combined by 4.25's table."""
+
+import re
+
+import pytest
+
+from verification.tdiu import tdiu_check, tdiu_ratings_parse
+
+
+@pytest.mark.parametrize(("ratings", "met", "combined"), [
+    ((60,), True, 60),  # the regulation's first test: one disability at 60%
+    ((50, 40), True, 70),  # its example: 50 and 40 combine to 70 with one at 40
+    ((40, 30), False, 60),  # 58, rounded to 60: one at 40 but not a combined 70
+    ((30, 30, 20), False, 60),  # none at 40
+    ((40, 30, 20), True, 70),  # 66.4, rounded to 70
+    ((50, 20), False, 60),
+    ((70, 10), True, 70),
+])
+def test_the_percentages_are_the_regulations(ratings, met, combined):
+    check = tdiu_check(ratings=ratings)
+    assert (check.met, check.combined) == (met, combined)
+
+
+@pytest.mark.parametrize(("question", "ratings"), [
+    ("my ratings are ptsd 30, back 30, knee 20 and im combined 60. no one condition at 40. I cant hold a job because "
+     "of all of it, can I still get unemployability", (30, 30, 20)),
+    ("I have 50% for PTSD and 40% for my back, combined 70. can I get TDIU?", (50, 40)),
+    ("I'm 70% combined, PTSD 50 and back 20 and knee 20, can I apply for IU", (50, 20, 20)),
+    ("i have 40 for my back and 30 for ptsd and 20 for tinnitus, tdiu?", (40, 30, 20)),
+    ("I work 20 hours a week and have 50% ptsd and 30% back, can i get tdiu", (50, 30)),
+    ("ptsd 50% back 20% - am i eligible for individual unemployability", (50, 20)),
+])
+def test_the_askers_ratings_are_read_and_a_stated_combined_figure_set_aside(question, ratings):
+    assert tdiu_ratings_parse(text=question) == ratings
+
+
+@pytest.mark.parametrize("question", [
+    "I'm 60 and rated 50 for back and 20 for knee, TDIU?",  # 60: an age or a rating
+    "I'm 70% for PTSD, can I get TDIU",  # one figure: the generator answers from 4.16
+    "I have 50% for PTSD and 40% for my back, how much does TDIU pay",  # not whether the asker qualifies
+    "50 and 40%... can i work part time on tdiu",
+    "im 100% for ptsd and 60 for my back, can i get smc",  # SMC's own rules
+    "my husband was 60% for his heart and 20% knee, he died, did he get TDIU",
+    "I have 50 and 30, what is my combined rating",  # no TDIU asked
+])
+def test_questions_it_does_not_read(question):
+    assert tdiu_ratings_parse(text=question) is None
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("bundled_kb")
+def test_the_answer_applies_the_test_and_says_what_remains():
+    from verification.pipeline.direct import TDIU_MODEL
+    from verification.services import answer_question
+
+    result = answer_question(question="my ratings are ptsd 30, back 30, knee 20 and im combined 60. no one condition at "
+                                      "40. I cant hold a job, can I still get unemployability", use_cache=False)
+    assert not result.refused and result.model == TDIU_MODEL and result.routing_reason == "tdiu_percentages"
+    assert result.answer.startswith("Not by the percentages alone: with 30%, 30% and 20%")
+    assert "4.16(b)" in result.answer and "count as one disability" in result.answer
+    assert [c["number"] for c in result.citations] == [1, 2, 3]
+    assert all(c["url"].endswith("/section-4.16") for c in result.citations)
+    assert {int(n) for n in re.findall(r"\[(\d+)\]", result.answer)} == {1, 2, 3}
+    met = answer_question(question="I'm 70% for PTSD and 10% tinnitus, can i get IU", use_cache=False)
+    assert met.answer.startswith("Yes, these ratings meet the percentages for TDIU")
+    assert [c["number"] for c in met.citations] == [1]

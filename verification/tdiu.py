@@ -1,0 +1,129 @@
+"""Whether the asker's own ratings meet TDIU's percentages (38 CFR 4.16(a)), worked out, not written.
+
+"My ratings are PTSD 30, back 30, knee 20, combined 60. I can't hold a job, can I still get unemployability": the
+regulation's test reads the highest rating and the combined one (38 CFR 4.25's table), so the answer applies it to
+the asker's figures and says what remains when they fall short (4.16(b), and conditions that count as one).
+
+The ratings are read strictly: a figure with "%" or "percent", or one written right after or before a condition's
+word ("ptsd 30", "30 for my back"); a combined figure the asker states is set aside; any other bare figure the
+question holds ("I'm 60 and rated 50...", "20 hours a week") makes the question one this module does not read.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from verification.combined_ratings import combined_rating
+
+CFR_4_16_URL_SUFFIX = "/section-4.16"
+TDIU_ASKED_RE = re.compile(r"\b(?:tdiu|i\.?u\.?|individual unemployability|unemployab\w*)\b", re.IGNORECASE)
+# SMC's own rules, a past or a survivor's case, or a combination asked about: not this question.
+_OTHER_ASKED_RE = re.compile(r"\b(?:smc|special monthly|p&t|permanent and total|dic|widow\w*|survivor\w*|died|passed)\b",
+                             re.IGNORECASE)
+# Whether the asker qualifies is asked ("can I still get unemployability", "do I qualify", "what percentages do I need"),
+# not how TDIU pays or what work it allows ("can I work part time on TDIU").
+_ELIGIBILITY_ASKED_RE = re.compile(
+    r"\b(?:can|could|would|will|do|does|am|is|should) (?:i|he|she|we|they|that|this|it|these|those)(?: still| even| ever)?"
+    r" (?:get|qualify|be eligible|be approved|apply|file|go for|meet|count|enough)\b|\beligib\w*|\bqualif\w*|"
+    r"\b(?:percentages?|ratings?|what) (?:do|does|would) (?:i|you|he|she) need\b|\benough for\b|"
+    r"\b(?:tdiu|iu|unemployability)\s*\?+\s*$",  # "40 for my back, 30 for ptsd, tdiu?"
+    re.IGNORECASE)
+_WORK_ASKED_RE = re.compile(r"\b(?:work|job|earn|income|part[- ]time|side gig|doordash|uber)\b[^.?!]{0,30}\b(?:on|while on|with) "
+                            r"(?:tdiu|iu|unemployability)\b", re.IGNORECASE)
+_LEVEL = r"(?P<value>100|[1-9]0)"
+_STATED_COMBINED_RE = re.compile(
+    r"\b(?:combined|overall|total)(?:\s+(?:rating|ratings|is|was|of|at|to|for|me|out))*\s+(?:at\s+)?" + _LEVEL
+    + r"\s?(?:%|percent\b)?|(?<![\d.])" + _LEVEL.replace("value", "value2") + r"\s?(?:%|percent\b)?\s+"
+    r"(?:combined|overall|total)\b", re.IGNORECASE)
+# "No one condition at 40", "nothing rated over 30": what the asker lacks, no rating.
+_NONE_AT_RE = re.compile(r"\b(?:no|none|nothing|not one)(?: one| single)?(?: (?:condition|rating|disability|issue|thing)s?)?"
+                         r"(?: (?:is|was|are))?(?: rated)? (?:at|of|over|above|as high as) \d{1,3}\s?(?:%|percent\b)?",
+                         re.IGNORECASE)
+_PERCENT_RE = re.compile(r"(?<![\d$.,/-])" + _LEVEL + r"\s?(?:%|percent\b)", re.IGNORECASE)
+# A bare figure beside a condition's word: "ptsd 30", "back is 30", "knee at 20", "30 for my back".
+_BESIDE_WORD_RE = re.compile(
+    r"\b(?P<word>[a-z][a-z'&-]{1,20})\s+(?:(?:is|are|was|at|rated)\s+)*(?:at\s+)?" + _LEVEL + r"(?![\d%]|[.,]\d)(?!\s?percent)",
+    re.IGNORECASE)
+_FOR_WORD_RE = re.compile(r"(?<![\d$.,/-])" + _LEVEL + r"\s+(?:for|on)\s+(?:my|the|his|her)?\s*[a-z]", re.IGNORECASE)
+# Words before a figure that make it no rating ("I'm 60", "age 60", "for 20", "about 30").
+_NOT_CONDITION_WORDS = frozenset({
+    "i'm", "im", "am", "age", "aged", "for", "about", "around", "over", "under", "than", "and", "or", "to", "of",
+    "in", "since", "after", "before", "worked", "work", "working", "make", "making", "made", "earn", "earning",
+    "was", "is", "are", "at", "rated", "only", "just", "like", "maybe", "almost", "nearly", "the", "a", "an", "by",
+    "with", "got", "get", "gets", "have", "has", "had", "been", "be", "me", "my", "it", "its", "it's", "combined",
+    "overall", "total", "then", "now", "from", "up", "down", "every", "each", "per", "last", "next", "first",
+})
+# A figure that could be a rating (0 to 100 by tens) and was read as none: "I'm 60 and rated 50 ..." is unclear.
+_ANY_FIGURE_RE = re.compile(r"(?<![\d$.,/-])(?:100|[1-9]0|0)(?![\d]|[.,]\d)")
+_UNIT_AFTER_RE = re.compile(r"\s*(?:years?|yrs?|months?|mos|days?|weeks?|hours?|hrs?|k\b|grand|dollars?|bucks|miles|"
+                            r"lbs|pounds|times|people|yo\b|y/o)", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class TdiuCheck:
+    ratings: tuple[int, ...]  # the asker's ratings, highest first
+    combined: int  # their combined rating by 38 CFR 4.25
+    met: bool
+    highest: int
+
+
+def tdiu_ratings_parse(*, text: str) -> tuple[int, ...] | None:
+    """The asker's ratings in a TDIU question, or None when it asks no such thing or a figure is unclear."""
+    if not TDIU_ASKED_RE.search(text) or _OTHER_ASKED_RE.search(text) or not _ELIGIBILITY_ASKED_RE.search(text) \
+            or _WORK_ASKED_RE.search(text):
+        return None
+    text = _NONE_AT_RE.sub(" ", _STATED_COMBINED_RE.sub(" ", text))
+    spans: dict[int, int] = {}
+    for match in _PERCENT_RE.finditer(text):
+        spans[match.start("value")] = int(match.group("value"))
+    for match in _FOR_WORD_RE.finditer(text):
+        spans.setdefault(match.start("value"), int(match.group("value")))
+    for match in _BESIDE_WORD_RE.finditer(text):
+        if match.group("word").lower() not in _NOT_CONDITION_WORDS:
+            spans.setdefault(match.start("value"), int(match.group("value")))
+    for figure in _ANY_FIGURE_RE.finditer(text):
+        if figure.start() not in spans and not _UNIT_AFTER_RE.match(text, figure.end()):
+            return None  # a figure neither a rating nor a count of something: not read
+    ratings = tuple(sorted(spans.values(), reverse=True))
+    return ratings if len(ratings) >= 2 else None
+
+
+def tdiu_check(*, ratings: tuple[int, ...]) -> TdiuCheck:
+    """38 CFR 4.16(a): one disability at 60% or more, or two or more with one at 40% or more and a combined 70%."""
+    combined = combined_rating(ratings=list(ratings)).rating
+    highest = max(ratings)
+    met = highest >= 60 or (len(ratings) >= 2 and highest >= 40 and combined >= 70)
+    return TdiuCheck(ratings=tuple(sorted(ratings, reverse=True)), combined=combined, met=met, highest=highest)
+
+
+def _listed(ratings: tuple[int, ...]) -> str:
+    figures = [f"{r}%" for r in ratings]
+    return figures[0] if len(figures) == 1 else ", ".join(figures[:-1]) + " and " + figures[-1]
+
+
+def tdiu_answer(*, check: TdiuCheck) -> str:
+    """The answer: the test applied to the asker's figures first, then what the percentages leave open.
+    [1] cites 4.16(a)'s percentages, [2] what counts as one disability, [3] its extraschedular rule (4.16(b))."""
+    ratings = _listed(check.ratings)
+    if check.met:
+        if check.highest >= 60:
+            why = f"one condition is rated {check.highest}%, and one at 60% or more is enough by itself"
+        else:
+            why = (f"one condition is rated {check.highest}% (40% or more) and together they combine to "
+                   f"{check.combined}% (70% or more)")
+        return (f"Yes, these ratings meet the percentages for TDIU in 38 CFR 4.16(a): with {ratings}, {why} [1]. "
+                "The percentages are half of it: VA must also find that the service-connected conditions keep the "
+                "veteran from securing or following a substantially gainful occupation [1].")
+    if check.highest >= 40:
+        short = f"your highest is {check.highest}%, but together they combine to {check.combined}%, below 70%"
+    else:
+        short = f"none is rated 40% or more (your highest is {check.highest}%), and they combine to {check.combined}%"
+    return (f"Not by the percentages alone: with {ratings}, {short}. TDIU's schedular test in 38 CFR 4.16(a) needs "
+            "one service-connected disability rated 60% or more, or two or more with one at 40% or more and a "
+            "combined rating of 70% or more [1].\n\n"
+            "Two ways remain. Conditions from one cause or one accident, in one body system (such as orthopedic), "
+            "or of both arms or both legs can count as one disability toward the 40% or 60% [2]. And under 38 CFR "
+            "4.16(b), a veteran who cannot work because of service-connected disabilities but misses the "
+            "percentages can still get TDIU on an extraschedular basis: the regional office refers the case to "
+            "VA's Director of Compensation Service [3].")
