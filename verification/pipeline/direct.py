@@ -25,7 +25,16 @@ from verification.non_va_documents import asks_about_document, non_va_document_a
 from verification.own_record import URL_SUFFIXES, own_record_answer, own_record_kind
 from verification.pipeline.reply import clean_verification
 from verification.pipeline.state import AnswerState, Reply, replace
-from verification.tdiu import CFR_4_16_URL_SUFFIX, tdiu_answer, tdiu_check, tdiu_ratings_parse
+from verification.rating_tests import (
+    CFR_3_350_URL_SUFFIX,
+    CFR_4_16_URL_SUFFIX,
+    smc_s_answer,
+    smc_s_check,
+    smc_s_ratings_parse,
+    tdiu_answer,
+    tdiu_check,
+    tdiu_ratings_parse,
+)
 
 CALCULATOR_MODEL = "calculator (38 CFR 4.25)"
 COMBINED_LEAD = (
@@ -78,7 +87,7 @@ def combined(state: AnswerState) -> AnswerState:
 # ---- whether the asker's ratings meet TDIU's percentages ----
 
 TDIU_MODEL = "calculator (38 CFR 4.16)"
-# The chunks of 38 CFR 4.16's page cited as [1], [2] and [3] by verification.tdiu.tdiu_answer, told by their words.
+# The chunks of 38 CFR 4.16's page cited as [1], [2] and [3] by verification.rating_tests.tdiu_answer, told by their words.
 _TDIU_CITED = ("two or more service-connected disabilities", "one or both upper extremities", "4.16(b)")
 
 
@@ -105,6 +114,33 @@ def tdiu(state: AnswerState) -> AnswerState:
     edges = [e for e in edges if e[2] in used]
     reply = Reply(answer=answer, model=TDIU_MODEL, routing_reason="tdiu_percentages", verification=clean_verification(),
                   citations=tuple(citations), cited=tuple(edges), confidence=1.0)
+    return replace(state, reply=reply, decision=f"{'met' if check.met else 'not_met'}:{check.combined}")
+
+
+# ---- whether the ratings beside a 100% meet SMC-S ----
+
+SMC_S_MODEL = "calculator (38 CFR 3.350(i))"
+_SMC_S_CITED = "independently ratable at 60%"
+
+
+def asks_smc_s(state: AnswerState) -> bool:
+    return smc_s_ratings_parse(text=state.text) is not None
+
+
+def smc_s(state: AnswerState) -> AnswerState:
+    """Answer "I'm 100% for PTSD, migraines rated 50 and my back is 20, any extra payment" with SMC-S's test applied:
+    the others combine by 4.25's table to 60% or more."""
+    check = smc_s_check(others=smc_s_ratings_parse(text=state.text))
+    page = _regulation_chunks(state, CFR_3_350_URL_SUFFIX, set(), limit=None)
+    found = next((pair for pair in page if _SMC_S_CITED in pair[0].content), None)
+    if found is None:
+        return replace(state, decision="no_regulation_source")
+    chunk, source_id = found
+    citations = ({"number": 1, "chunk_id": chunk.entry_id, "url": chunk.url, "title": chunk.title,
+                  "quote": chunk.content[:300]},)
+    reply = Reply(answer=smc_s_answer(check=check), model=SMC_S_MODEL, routing_reason="smc_s_percentages",
+                  verification=clean_verification(), citations=citations, cited=((chunk.chunk_id, source_id, 1),),
+                  confidence=1.0)
     return replace(state, reply=reply, decision=f"{'met' if check.met else 'not_met'}:{check.combined}")
 
 

@@ -1,8 +1,11 @@
-"""Whether the asker's own ratings meet TDIU's percentages (38 CFR 4.16(a)), worked out, not written.
+"""Whether the asker's own ratings meet TDIU's percentages (38 CFR 4.16(a)) or SMC-S's (38 CFR 3.350(i)), worked
+out, not written.
 
 "My ratings are PTSD 30, back 30, knee 20, combined 60. I can't hold a job, can I still get unemployability": the
 regulation's test reads the highest rating and the combined one (38 CFR 4.25's table), so the answer applies it to
 the asker's figures and says what remains when they fall short (4.16(b), and conditions that count as one).
+"I'm 100% for PTSD, migraines rated 50 and my back is 20, separate, is there any extra payment": SMC-S's test reads
+the one disability at 100% and what the others combine to.
 
 The ratings are read strictly: a figure with "%" or "percent", or one written right after or before a condition's
 word ("ptsd 30", "30 for my back"); a combined figure the asker states is set aside; any other bare figure the
@@ -17,6 +20,7 @@ from dataclasses import dataclass
 from verification.combined_ratings import combined_rating
 
 CFR_4_16_URL_SUFFIX = "/section-4.16"
+CFR_3_350_URL_SUFFIX = "/section-3.350"
 TDIU_ASKED_RE = re.compile(r"\b(?:tdiu|i\.?u\.?|individual unemployability|unemployab\w*)\b", re.IGNORECASE)
 # SMC's own rules, a past or a survivor's case, or a combination asked about: not this question.
 _OTHER_ASKED_RE = re.compile(r"\b(?:smc|special monthly|p&t|permanent and total|dic|widow\w*|survivor\w*|died|passed)\b",
@@ -45,7 +49,8 @@ _PERCENT_RE = re.compile(r"(?<![\d$.,/-])" + _LEVEL + r"\s?(?:%|percent\b)", re.
 _BESIDE_WORD_RE = re.compile(
     r"\b(?P<word>[a-z][a-z'&-]{1,20})\s+(?:(?:is|are|was|at|rated)\s+)*(?:at\s+)?" + _LEVEL + r"(?![\d%]|[.,]\d)(?!\s?percent)",
     re.IGNORECASE)
-_FOR_WORD_RE = re.compile(r"(?<![\d$.,/-])" + _LEVEL + r"\s+(?:for|on)\s+(?:my|the|his|her)?\s*[a-z]", re.IGNORECASE)
+_FOR_WORD_RE = re.compile(r"(?<![\d$.,/-])" + _LEVEL + r"\s?(?:%|percent\b)?\s+(?:for|on)\s+(?:my|the|his|her)?\s*[a-z]",
+                          re.IGNORECASE)
 # Words before a figure that make it no rating ("I'm 60", "age 60", "for 20", "about 30").
 _NOT_CONDITION_WORDS = frozenset({
     "i'm", "im", "am", "age", "aged", "for", "about", "around", "over", "under", "than", "and", "or", "to", "of",
@@ -73,20 +78,83 @@ def tdiu_ratings_parse(*, text: str) -> tuple[int, ...] | None:
     if not TDIU_ASKED_RE.search(text) or _OTHER_ASKED_RE.search(text) or not _ELIGIBILITY_ASKED_RE.search(text) \
             or _WORK_ASKED_RE.search(text):
         return None
+    found = _ratings_read(text)
+    if found is None or len(found) < 2:
+        return None
+    return tuple(sorted((value for value, _ in found), reverse=True))
+
+
+def _ratings_read(text: str) -> list[tuple[int, bool]] | None:
+    """Each rating the text gives, with whether it is said of a condition ("100% for PTSD", "back is 20"), in order;
+    None when a figure that could be a rating is neither."""
     text = _NONE_AT_RE.sub(" ", _STATED_COMBINED_RE.sub(" ", text))
-    spans: dict[int, int] = {}
-    for match in _PERCENT_RE.finditer(text):
-        spans[match.start("value")] = int(match.group("value"))
+    spans: dict[int, tuple[int, bool]] = {}
     for match in _FOR_WORD_RE.finditer(text):
-        spans.setdefault(match.start("value"), int(match.group("value")))
+        spans[match.start("value")] = (int(match.group("value")), True)
     for match in _BESIDE_WORD_RE.finditer(text):
         if match.group("word").lower() not in _NOT_CONDITION_WORDS:
-            spans.setdefault(match.start("value"), int(match.group("value")))
+            spans.setdefault(match.start("value"), (int(match.group("value")), True))
+    for match in _PERCENT_RE.finditer(text):
+        spans.setdefault(match.start("value"), (int(match.group("value")), False))
     for figure in _ANY_FIGURE_RE.finditer(text):
         if figure.start() not in spans and not _UNIT_AFTER_RE.match(text, figure.end()):
             return None  # a figure neither a rating nor a count of something: not read
-    ratings = tuple(sorted(spans.values(), reverse=True))
-    return ratings if len(ratings) >= 2 else None
+    return [spans[start] for start in sorted(spans)]
+
+
+# Extra pay asked for beside a 100% rating ("is there any extra payment for that", "do I get SMC", "housebound");
+# not for a family ("extra money for my kids": dependents) nor TDIU's.
+_SMC_S_ASKED_RE = re.compile(r"\b(?:smc(?:[- ]?s)?|special monthly|housebound)\b|"
+                             r"\bextra (?:payment|pay|money|compensation|comp)\b|\b(?:anything|something|any(?:thing)?) "
+                             r"(?:extra|more)\b|\bpaid more\b|\bmore (?:money|pay)\b", re.IGNORECASE)
+_FAMILY_RE = re.compile(r"\b(?:wife|husband|spouse|kids?|child\w*|sons?|daughters?|dependents?|parents?|family)\b",
+                        re.IGNORECASE)
+_SMC_OTHER_RE = re.compile(r"\b(?:smc[- ]?(?:k|l|m|n|o|r|t)|aid and attendance|loss of use|tdiu|unemployab\w*|"
+                           r"died|passed|widow\w*|survivor\w*|dic)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class SmcSCheck:
+    others: tuple[int, ...]  # the ratings beside the one at 100%, highest first
+    combined: int  # what the others combine to by 38 CFR 4.25
+    met: bool
+
+
+def smc_s_ratings_parse(*, text: str) -> tuple[int, ...] | None:
+    """The ratings beside a single disability rated 100% in a question asking for extra pay, or None."""
+    if not _SMC_S_ASKED_RE.search(text) or _FAMILY_RE.search(text) or _SMC_OTHER_RE.search(text):
+        return None
+    found = _ratings_read(text)
+    if not found:
+        return None
+    totals = [tied for value, tied in found if value == 100]
+    # One 100% said of a condition ("100% for PTSD"): a bare "I'm 100%" may be the combined rating.
+    if totals != [True]:
+        return None
+    others = tuple(sorted((value for value, _ in found if value != 100), reverse=True))
+    return others or None
+
+
+def smc_s_check(*, others: tuple[int, ...]) -> SmcSCheck:
+    """38 CFR 3.350(i): a single disability rated 100% and others, separate and distinct, ratable at 60% or more."""
+    combined = combined_rating(ratings=list(others)).rating
+    return SmcSCheck(others=tuple(sorted(others, reverse=True)), combined=combined, met=combined >= 60)
+
+
+def smc_s_answer(*, check: SmcSCheck) -> str:
+    """[1] cites SMC-S's two tests."""
+    others = _listed(check.others)
+    combine = (f"{others} combine to {check.combined}%" if len(check.others) > 1
+               else f"the other service-connected ratings come to {others}")
+    if check.met:
+        return (f"Yes, this looks like SMC-S, the housebound rate, an amount paid above the 100% rate: it is for a "
+                f"veteran with one service-connected disability rated 100% and other service-connected disabilities "
+                f"independently ratable at 60% or more, and here {combine} [1]. Those others must be separate and "
+                "distinct from the 100% disability, involving different anatomical segments or body systems [1].")
+    return (f"Not by the ratings alone: SMC-S, the housebound rate, needs one service-connected disability rated 100% "
+            f"and other service-connected disabilities independently ratable at 60% or more, and here {combine} [1]. "
+            "It is also paid when the veteran is permanently housebound because of service-connected disability: "
+            "substantially confined to the home and its immediate premises, for life [1].")
 
 
 def tdiu_check(*, ratings: tuple[int, ...]) -> TdiuCheck:

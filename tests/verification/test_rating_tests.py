@@ -1,10 +1,11 @@
-"""TDIU's percentages (38 CFR 4.16(a)) applied to the ratings a question gives, combined by 4.25's table."""
+"""TDIU's (38 CFR 4.16(a)) and SMC-S's (3.350(i)) percentages applied to the ratings a question gives, combined
+by 4.25's table."""
 
 import re
 
 import pytest
 
-from verification.tdiu import tdiu_check, tdiu_ratings_parse
+from verification.rating_tests import smc_s_check, smc_s_ratings_parse, tdiu_check, tdiu_ratings_parse
 
 
 @pytest.mark.parametrize(("ratings", "met", "combined"), [
@@ -64,3 +65,38 @@ def test_the_answer_applies_the_test_and_says_what_remains():
     met = answer_question(question="I'm 70% for PTSD and 10% tinnitus, can i get IU", use_cache=False)
     assert met.answer.startswith("Yes, these ratings meet the percentages for TDIU")
     assert [c["number"] for c in met.citations] == [1]
+
+
+@pytest.mark.parametrize(("question", "others", "met"), [
+    ("I'm 100% for PTSD. I also have migraines rated 50 and my back is 20, separate. Is there any extra payment for "
+     "that?", (50, 20), True),  # 50 and 20 combine to 60
+    ("im 100% for ptsd and 60 for my back, do i get smc s", (60,), True),
+    ("100% for my heart and 30% knee, any extra money?", (30,), False),
+    ("100% for ptsd, 40% back and 10% tinnitus, do I get SMC", (40, 10), False),  # 46, rounded to 50
+])
+def test_smc_s_reads_the_ratings_beside_one_disability_at_100(question, others, met):
+    assert smc_s_ratings_parse(text=question) == others
+    assert smc_s_check(others=others).met is met
+
+
+@pytest.mark.parametrize("question", [
+    "I'm 100% P&T, is there anything extra",  # a total, not one disability at 100%
+    "I'm 100% combined with ptsd 70 and back 40, do I get smc",
+    "i'm 100% for ptsd and 20% knee, any extra money for my kids",  # dependents
+    "I'm 100% for PTSD and 30% for my back, can I get TDIU",
+])
+def test_smc_s_leaves_other_questions_to_the_generator(question):
+    assert smc_s_ratings_parse(text=question) is None
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("bundled_kb")
+def test_the_smc_s_answer_is_cited_to_its_section():
+    from verification.pipeline.direct import SMC_S_MODEL
+    from verification.services import answer_question
+
+    result = answer_question(question="I'm 100% for PTSD. I also have migraines rated 50 and my back is 20, separate. "
+                                      "Is there any extra payment for that?", use_cache=False)
+    assert result.model == SMC_S_MODEL and result.routing_reason == "smc_s_percentages" and not result.refused
+    assert result.answer.startswith("Yes, this looks like SMC-S") and "50% and 20% combine to 60%" in result.answer
+    assert [c["number"] for c in result.citations] == [1] and result.citations[0]["url"].endswith("/section-3.350")
