@@ -1806,6 +1806,8 @@ def test_the_askers_own_dates_pick_the_effective_date_branch():
                   ).startswith("If VA receives your claim within one year")
     assert answer("separated sept 30 2023, VA got my claim nov 15 2024. whats my effective date").startswith(
         "If VA receives the claim more than one year")
+    assert answer("I separated in June 2023 and didnt file my claim until March 2025. will they back date it to my "
+                  "discharge?").startswith("If VA receives the claim more than one year")
     assert answer("what is an effective date").startswith("For most claims")
 
 

@@ -1833,7 +1833,9 @@ _MONTH_YEAR = (r"(?P<{0}m>jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*
 _SEPARATED_ON_RE = re.compile(r"\b(?:got out|separated|discharged|ets(?:'?d)?|left (?:the )?(?:military|service|army|navy|"
                               r"air force|marines?|marine corps|coast guard|active duty)|retired)\b[^.?!]{0,30}?\b"
                               + _MONTH_YEAR.format("s"), re.IGNORECASE)
-_FILED_ON_RE = re.compile(r"\b(?:filed|applied|submitted|sent (?:in )?(?:my|the) claim|(?:va|they) (?:got|received) "
+# "Didn't file my claim until March 2025", "I'll file in May 2026": a filing's month too.
+_FILED_ON_RE = re.compile(r"\b(?:filed|file|filing|applied|apply|submitted|submit|sent (?:in )?(?:my|the) claim|"
+                          r"(?:va|they) (?:got|received) "
                           r"(?:my|the) (?:claim|application))\b[^.?!]{0,30}?\b" + _MONTH_YEAR.format("f"), re.IGNORECASE)
 # The discharge page's two branches: "within one year after you leave active service", "more than one year after
 # separation".
