@@ -4,6 +4,7 @@ rating read off VA's rates table, where the asker's own record lives, and what a
 
 from __future__ import annotations
 
+import datetime
 import re
 
 from knowledge import selectors as kb
@@ -34,6 +35,12 @@ from verification.rating_tests import (
     tdiu_answer,
     tdiu_check,
     tdiu_ratings_parse,
+)
+from verification.review_deadlines import (
+    DECISION_REVIEWS_URL_SUFFIX,
+    MISSED_DEADLINE_URL_SUFFIX,
+    review_window_answer,
+    review_window_parse,
 )
 
 CALCULATOR_MODEL = "calculator (38 CFR 4.25)"
@@ -115,6 +122,36 @@ def tdiu(state: AnswerState) -> AnswerState:
     reply = Reply(answer=answer, model=TDIU_MODEL, routing_reason="tdiu_percentages", verification=clean_verification(),
                   citations=tuple(citations), cited=tuple(edges), confidence=1.0)
     return replace(state, reply=reply, decision=f"{'met' if check.met else 'not_met'}:{check.combined}")
+
+
+# ---- whether a decision review's year is still open ----
+
+REVIEW_WINDOW_MODEL = "calculator (decision review deadlines)"
+
+
+def asks_review_window(state: AnswerState) -> bool:
+    return review_window_parse(text=state.text, today=datetime.date.today()) is not None
+
+
+def review_window(state: AnswerState) -> AnswerState:
+    """Answer "decision letter dated Nov 5 2025, can I still do a higher level review" with the date worked out."""
+    today = datetime.date.today()
+    window = review_window_parse(text=state.text, today=today)
+    deadlines = [pair for pair in _regulation_chunks(state, DECISION_REVIEWS_URL_SUFFIX, set(), limit=None)
+                 if "within one year from the date on the decision letter" in pair[0].content]
+    missed = [pair for pair in _regulation_chunks(state, MISSED_DEADLINE_URL_SUFFIX, set(), limit=None)
+              if "no longer request a Higher-Level Review" in pair[0].content]
+    cited = [deadlines[0] if deadlines else None, missed[0] if missed else None]
+    if not all(cited):
+        return replace(state, decision="no_source")
+    answer = review_window_answer(window=window, today=today)
+    used = {int(n) for n in CITATION_MARKER_RE.findall(answer)}
+    citations = tuple({"number": n, "chunk_id": c.entry_id, "url": c.url, "title": c.title, "quote": c.content[:300]}
+                      for n, (c, _) in enumerate(cited, start=1) if n in used)
+    edges = tuple((c.chunk_id, source_id, n) for n, (c, source_id) in enumerate(cited, start=1) if n in used)
+    reply = Reply(answer=answer, model=REVIEW_WINDOW_MODEL, routing_reason="review_window",
+                  verification=clean_verification(), citations=citations, cited=edges, confidence=1.0)
+    return replace(state, reply=reply, decision=f"{'open' if window.open else 'closed'}:{window.closes.isoformat()}")
 
 
 # ---- whether the ratings beside a 100% meet SMC-S ----

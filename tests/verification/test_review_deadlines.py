@@ -1,0 +1,58 @@
+"""A decision review's one-year window worked out from the decision letter's date the question gives."""
+
+import datetime
+import re
+
+import pytest
+
+from verification.review_deadlines import review_window_answer, review_window_parse
+
+TODAY = datetime.date(2026, 11, 28)
+
+
+@pytest.mark.parametrize(("question", "closes", "still_open"), [
+    ("decision letter was dated Nov 5 2025 denying my knee. it's now the end of november 2026, can I still do a "
+     "higher level review", datetime.date(2026, 11, 5), False),
+    ("VA denied my back claim on March 3 2026, can i still appeal to the board", datetime.date(2027, 3, 3), True),
+    ("my decision letter is from january 2026, whats the deadline for an HLR", datetime.date(2027, 1, 1), True),
+    ("decision letter dated december 2025, can I still do a higher level review", datetime.date(2026, 12, 1), True),
+    ("got denied in june of 2024 for sleep apnea, is it too late to appeal", datetime.date(2025, 6, 1), False),
+])
+def test_the_window_is_one_year_from_the_letters_date(question, closes, still_open):
+    window = review_window_parse(text=question, today=TODAY)
+    assert (window.closes, window.open) == (closes, still_open)
+
+
+@pytest.mark.parametrize("question", [
+    "how long do I have to file a higher level review",  # no date: the generator answers with the rule
+    "the Board denied me on May 2 2026, can I still appeal",  # a Board decision: the Court's 120 days
+    "decision letter dated november 2025, can I still do a higher level review",  # ends this month, day unknown
+    "my claim was decided March 3 2026 and another on June 4 2026, can i still appeal",  # two dates
+    "denied on March 3 2026, what is a higher level review",  # not asked whether still in time
+])
+def test_questions_it_does_not_read(question):
+    assert review_window_parse(text=question, today=TODAY) is None
+
+
+def test_the_answers_say_the_date_and_what_remains():
+    closed = review_window_answer(window=review_window_parse(
+        text="decision letter dated Nov 5 2025, can I still do a higher level review", today=TODAY), today=TODAY)
+    assert closed.startswith("No, not for that decision")
+    assert "that year ended on November 5, 2026" in closed and "Supplemental Claim" in closed and "[2]" in closed
+    still = review_window_answer(window=review_window_parse(
+        text="VA denied my back claim on March 3 2026, can i still appeal to the board", today=TODAY), today=TODAY)
+    assert "by March 3, 2027, 95 days from today" in still and "[2]" not in still
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("bundled_kb")
+def test_the_pipeline_answers_with_the_date_worked_out_and_cites_the_decision_review_pages():
+    from verification.pipeline.direct import REVIEW_WINDOW_MODEL
+    from verification.services import answer_question
+
+    result = answer_question(question="decision letter was dated Nov 5 2024 denying my knee, can I still do a higher "
+                                      "level review", use_cache=False)
+    assert result.model == REVIEW_WINDOW_MODEL and result.routing_reason == "review_window"
+    assert result.answer.startswith("No, not for that decision") and "November 5, 2025" in result.answer
+    assert {int(n) for n in re.findall(r"\[(\d+)\]", result.answer)} == {c["number"] for c in result.citations} == {1, 2}
+    assert [c["url"].endswith(("/decision-reviews/", "/decision-reviews/faq/")) for c in result.citations] == [True, True]
