@@ -84,10 +84,30 @@ def tdiu_ratings_parse(*, text: str) -> tuple[int, ...] | None:
     return tuple(sorted((value for value, _ in found), reverse=True))
 
 
+# What makes the figures unsafe to read: a self-correction ("40 for my back, I mean 30"), a negated figure ("none of
+# them is 100 by itself"), or a fact that changes the test, conditions counted as one ("it's all orthopedic", "both
+# knees", "from the same injury": 38 CFR 4.16(a)).
+_CORRECTED_RE = re.compile(r"\b(?:i mean|sorry|actually|correction|wait|typo|scratch that|or was it|not sure)\b",
+                           re.IGNORECASE)
+_NEGATED_FIGURE_RE = re.compile(r"\b(?:no|none|not|nothing|never|neither|nor|isn'?t|aren'?t|wasn'?t)\b(?:\s+[\w']+){0,4}?\s+"
+                                r"(?:100|[1-9]0)\b", re.IGNORECASE)
+_ONE_DISABILITY_RE = re.compile(r"\b(?:orthopedic|ortho|musculoskeletal|same (?:injury|accident|cause|body system|system|"
+                                r"incident)|one (?:body )?system|(?:all|both) from (?:the |my |one )?(?:same|one|\w+ "
+                                r"injury)|both (?:legs|arms|knees|feet|ankles|hips|shoulders|wrists|elbows|hands)|"
+                                r"bilateral|secondary to|in combat|pow)\b", re.IGNORECASE)
+
+
 def _ratings_read(text: str) -> list[tuple[int, bool]] | None:
     """Each rating the text gives, with whether it is said of a condition ("100% for PTSD", "back is 20"), in order;
-    None when a figure that could be a rating is neither."""
+    None when a figure that could be a rating is neither, when a combined figure the asker states is not what the
+    ratings read combine to (one was missed: "combined 70%, back 40, PTSD 30 and my knees"), or when the figures are
+    unsafe to read (_CORRECTED_RE, _NEGATED_FIGURE_RE, _ONE_DISABILITY_RE)."""
+    if _CORRECTED_RE.search(text) or _ONE_DISABILITY_RE.search(text):
+        return None
+    stated = {int(m.group("value") or m.group("value2")) for m in _STATED_COMBINED_RE.finditer(text)}
     text = _NONE_AT_RE.sub(" ", _STATED_COMBINED_RE.sub(" ", text))
+    if _NEGATED_FIGURE_RE.search(text):
+        return None
     spans: dict[int, tuple[int, bool]] = {}
     for match in _FOR_WORD_RE.finditer(text):
         spans[match.start("value")] = (int(match.group("value")), True)
@@ -99,7 +119,11 @@ def _ratings_read(text: str) -> list[tuple[int, bool]] | None:
     for figure in _ANY_FIGURE_RE.finditer(text):
         if figure.start() not in spans and not _UNIT_AFTER_RE.match(text, figure.end()):
             return None  # a figure neither a rating nor a count of something: not read
-    return [spans[start] for start in sorted(spans)]
+    found = [spans[start] for start in sorted(spans)]
+    if stated and (len(stated) > 1 or not found
+                   or combined_rating(ratings=[value for value, _ in found]).rating not in stated):
+        return None
+    return found
 
 
 # Extra pay asked for beside a 100% rating ("is there any extra payment for that", "do I get SMC", "housebound");

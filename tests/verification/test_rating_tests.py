@@ -43,6 +43,10 @@ def test_the_askers_ratings_are_read_and_a_stated_combined_figure_set_aside(ques
     "im 100% for ptsd and 60 for my back, can i get smc",  # SMC's own rules
     "my husband was 60% for his heart and 20% knee, he died, did he get TDIU",
     "I have 50 and 30, what is my combined rating",  # no TDIU asked
+    # A stated combined figure the ratings read do not make: one was missed (the knees' rating).
+    "combined 70%, back 40, PTSD 30 and my knees. can i get tdiu",
+    "40 for my back, I mean 30, and 50 ptsd, can i get tdiu",  # corrected as it is typed
+    "it's all orthopedic, back 40 knee 20 hip 20, can I get tdiu",  # one body system counts as one disability
 ])
 def test_questions_it_does_not_read(question):
     assert tdiu_ratings_parse(text=question) is None
@@ -84,6 +88,7 @@ def test_smc_s_reads_the_ratings_beside_one_disability_at_100(question, others, 
     "I'm 100% combined with ptsd 70 and back 40, do I get smc",
     "i'm 100% for ptsd and 20% knee, any extra money for my kids",  # dependents
     "I'm 100% for PTSD and 30% for my back, can I get TDIU",
+    "I'm 100% combined but none of them is 100 by itself: 70 ptsd, 60 back, 50 migraines, 20 knee. do I get smc s",
 ])
 def test_smc_s_leaves_other_questions_to_the_generator(question):
     assert smc_s_ratings_parse(text=question) is None

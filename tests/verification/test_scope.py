@@ -1184,6 +1184,8 @@ def test_suicidal_thoughts_told_in_a_benefits_question_are_answered_with_the_lin
     "my husband died by suicide last year, can I get DIC",
     "can I get survivor benefits if my son committed suicide in the army",
     "what is the rating for PTSD at 70 percent",
+    "i get panic attacks twice a week and cant sleep but no suicidal thoughts, what rating is that",
+    "I don't have suicidal ideation, can I still get 70% for PTSD",
 ])
 def test_a_death_by_suicide_or_a_plain_rating_question_gets_no_crisis_note(question):
     assert not crisis_mentioned(question=question)
