@@ -91,6 +91,12 @@ def test_a_combined_figure_someone_stated_is_not_a_rating_to_combine():
     # The asker's own combined rating and a new one still combine.
     assert combined_question_parse(text="my combined rating is 70 and I just got 30, what is my new combined"
                                    ).ratings == (70, 30)
+    # A figure a letter states with its condition right after it is a rating ("says 40% back"), not the total.
+    asked = combined_question_parse(text="my rating letter says 40% back and 20% left knee but my total is only 50?? "
+                                         "shouldnt it be 60")
+    assert asked.ratings == (40, 20) and asked.believed == 60
+    asked = combined_question_parse(text="VA says 40% back and 20% knee, total 50, why not 60")
+    assert asked.ratings == (40, 20) and asked.believed == 60
 
 
 @pytest.mark.parametrize(("text", "believed"), [("i have 50 and 30, why isnt that 80", 80),

@@ -42,6 +42,7 @@ from verification.own_record import (
         ("did the VA get the buddy letter I sent", KIND_DOCUMENTS),
         ("my exam was tuesday, has the C&P examiner sent his report in yet", KIND_DOCUMENTS),
         ("has the qtc doctor submitted the dbq", KIND_DOCUMENTS),
+        ("its the 1st and my va deposit still isnt in my account. did they send them out today", KIND_PAYMENT),
         ("when will my claim be decided", KIND_CLAIM_STATUS),
         ("what day will va decide my claim?", KIND_CLAIM_STATUS),
         ("how long until my claim is decided", KIND_CLAIM_STATUS),

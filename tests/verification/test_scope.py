@@ -76,6 +76,9 @@ USDA_RD = "USDA Rural Development"
 BANKS = "Banks and credit unions"
 
 OTHER_AGENCY_QUESTIONS = [
+    ("looking at a texas veterans land board loan to buy 10 acres. whats their rate right now", STATE_VA),
+    ("im 100% p&t from the va, how do i get social security to speed up my ssdi application", SSA),
+    ("how many veterans preference points do i get on usajobs applications with a 30% rating", HIRING),
     ("im medically retired from the army (30% from the board, 70% VA) does tricare prime cover my wifes braces", TRICARE),
     ("still active duty, ETS in march. how many days of leave can i sell back before i start my VA claim", DFAS),
     ("my husband is 100% P&T with the VA, when he turns 62 should he take social security early or wait", SSA),
@@ -301,6 +304,7 @@ OTHER_AGENCY_QUESTIONS = [
 ]
 
 MEDICAL_ADVICE_QUESTIONS = [
+    "my knee is swollen and hot ever since the c&p examiner cranked on it yesterday. should i ice it or use heat",
     "58 yr old vietnam vet, chest gets tight when i go up the stairs then goes away when i rest. should i worry",
     "VA has me on 2mg prazosin for nightmares and im still getting them, how high can i go on my own",
     "whats a good diet for diabetes",
@@ -551,6 +555,7 @@ IN_SCOPE_QUESTIONS = [
 
 
 OUTSIDE_BENEFITS_QUESTIONS = [
+    "my daughter is using the gi bill i transferred to her. whats the best nursing school in ohio for her",
     "im a 70% vet with ptsd and just started using hinge. should i put it in my profile",
     "my service dog is a 3 yr old lab and he's had diarrhea for 2 days, what should i feed him",
     "want to propose to my girlfriend on veterans day at the war memorial, any ideas",
@@ -816,6 +821,8 @@ OUTSIDE_BENEFITS_QUESTIONS = [
     "how do i get revenge on the va for denying me",
 ]
 NEAR_DOMAIN_IN_SCOPE = [
+    "can I use my GI Bill at a nursing school in ohio",
+    "does veterans preference count for VA vocational rehab jobs",
     "can I file my BDD claim while I'm on terminal leave",
     "does VA disability pay affect my social security retirement",
     "can I get a VA loan through USAA",
@@ -1055,6 +1062,7 @@ NEAR_DOMAIN_IN_SCOPE = [
 
 # One case's odds, approval rates, a judge's leanings: the sources hold the rules, never a forecast.
 OUTCOME_PREDICTION_QUESTIONS = [
+    "are they gonna cut va disability for people under 50% with this new congress? seeing rumors on facebook",
     "what are VA home loan rates going to be tomorrow, should i lock today or wait",
     "how many claims are sitting at the st petersburg regional office right now",
     "will next years COLA for VA disability be over 3 percent",
