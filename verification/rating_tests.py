@@ -31,12 +31,16 @@ _ELIGIBILITY_ASKED_RE = re.compile(
     r"\b(?:can|could|would|will|do|does|am|is|should) (?:i|he|she|we|they|that|this|it|these|those)(?: still| even| ever)?"
     r" (?:get|qualify|be eligible|be approved|apply|file|go for|meet|count|enough)\b|\beligib\w*|\bqualif\w*|"
     r"\b(?:percentages?|ratings?|what) (?:do|does|would) (?:i|you|he|she) need\b|\benough for\b|"
-    r"\b(?:tdiu|iu|unemployability)\s*\?+\s*$",  # "40 for my back, 30 for ptsd, tdiu?"
+    r"\b(?:tdiu|iu|unemployability)\s*\?+\s*$|"  # "40 for my back, 30 for ptsd, tdiu?"
+    r"\b(?:meet|meets|met) (?:the )?(?:schedular |tdiu |iu |unemployability |4\.16 )*(?:requirements?|numbers|"
+    r"percentages|test|criteria|rules?)\b",
     re.IGNORECASE)
 _WORK_ASKED_RE = re.compile(r"\b(?:work|job|earn|income|part[- ]time|side gig|doordash|uber)\b[^.?!]{0,30}\b(?:on|while on|with) "
                             r"(?:tdiu|iu|unemployability)\b", re.IGNORECASE)
-_LEVEL = r"(?P<value>100|[1-9]0)"
+_LEVEL = r"(?P<value>100|[1-9]0|0)"
 _STATED_COMBINED_RE = re.compile(
+    r"\b(?:i'?m|i am|puts? me|has me|have me)\s+(?:now\s+)?at\s+" + _LEVEL.replace("value", "value3")
+    + r"\s?(?:%|percent\b)?(?!\s*(?:for|on)\b)|"
     r"\b(?:combined|overall|total)(?:\s+(?:rating|ratings|is|was|of|at|to|for|me|out))*\s+(?:at\s+)?" + _LEVEL
     + r"\s?(?:%|percent\b)?|(?<![\d.])" + _LEVEL.replace("value", "value2") + r"\s?(?:%|percent\b)?\s+"
     r"(?:combined|overall|total)\b", re.IGNORECASE)
@@ -44,12 +48,18 @@ _STATED_COMBINED_RE = re.compile(
 _NONE_AT_RE = re.compile(r"\b(?:no|none|nothing|not one)(?: one| single)?(?: (?:condition|rating|disability|issue|thing)s?)?"
                          r"(?: (?:is|was|are))?(?: rated)? (?:at|of|over|above|as high as) \d{1,3}\s?(?:%|percent\b)?",
                          re.IGNORECASE)
+# Figures that are no rating of the asker's: "the 100 rate", "above the 100% rate", "my highest rating is only 30" (the
+# ratings listed say it again).
+_SAID_OF_NONE_RE = re.compile(r"\b(?:the|above|over|beyond) (?:the )?100\s?(?:%|percent\b)?(?: (?:rate|level|pay|amount))\b|"
+                              r"\bhighest(?: single| one| individual)? (?:rating|one|condition) (?:is|was)(?: only| just)? "
+                              r"\d{1,3}\s?(?:%|percent\b)?", re.IGNORECASE)
 _PERCENT_RE = re.compile(r"(?<![\d$.,/-])" + _LEVEL + r"\s?(?:%|percent\b)", re.IGNORECASE)
 # A bare figure beside a condition's word: "ptsd 30", "back is 30", "knee at 20", "30 for my back".
 _BESIDE_WORD_RE = re.compile(
     r"\b(?P<word>[a-z][a-z'&-]{1,20})\s+(?:(?:is|are|was|at|rated)\s+)*(?:at\s+)?" + _LEVEL + r"(?![\d%]|[.,]\d)(?!\s?percent)",
     re.IGNORECASE)
-_FOR_WORD_RE = re.compile(r"(?<![\d$.,/-])" + _LEVEL + r"\s?(?:%|percent\b)?\s+(?:for|on)\s+(?:my|the|his|her)?\s*[a-z]",
+_FOR_WORD_RE = re.compile(r"(?<![\d$.,/-])" + _LEVEL + r"\s?(?:%|percent\b)?\s+(?:(?:p&t|p and t|permanent and total)\s+)?"
+                          r"(?:for|on)\s+(?:my|the|his|her)?\s*[a-z]",
                           re.IGNORECASE)
 # Words before a figure that make it no rating ("I'm 60", "age 60", "for 20", "about 30").
 _NOT_CONDITION_WORDS = frozenset({
@@ -104,8 +114,8 @@ def _ratings_read(text: str) -> list[tuple[int, bool]] | None:
     unsafe to read (_CORRECTED_RE, _NEGATED_FIGURE_RE, _ONE_DISABILITY_RE)."""
     if _CORRECTED_RE.search(text) or _ONE_DISABILITY_RE.search(text):
         return None
-    stated = {int(m.group("value") or m.group("value2")) for m in _STATED_COMBINED_RE.finditer(text)}
-    text = _NONE_AT_RE.sub(" ", _STATED_COMBINED_RE.sub(" ", text))
+    stated = {int(m.group("value") or m.group("value2") or m.group("value3")) for m in _STATED_COMBINED_RE.finditer(text)}
+    text = _SAID_OF_NONE_RE.sub(" ", _NONE_AT_RE.sub(" ", _STATED_COMBINED_RE.sub(" ", text)))
     if _NEGATED_FIGURE_RE.search(text):
         return None
     spans: dict[int, tuple[int, bool]] = {}

@@ -30,6 +30,12 @@ def test_the_percentages_are_the_regulations(ratings, met, combined):
     ("i have 40 for my back and 30 for ptsd and 20 for tinnitus, tdiu?", (40, 30, 20)),
     ("I work 20 hours a week and have 50% ptsd and 30% back, can i get tdiu", (50, 30)),
     ("ptsd 50% back 20% - am i eligible for individual unemployability", (50, 20)),
+    # "I'm at 60%" is the combined rating the others make (50, 10 and 0 combine to 60); a 0% is a rating too.
+    ("Sleep apnea 50%, tinnitus 10%, hearing 0%. So im at 60% now which is the magic number for unemployability, can "
+     "i get it", (50, 10, 0)),
+    # "My highest rating is only 30" says again what the list says.
+    ("VA says my combined is 70 percent but my highest rating is only 30 (ptsd 30, migraines 30, back 20, shoulder 20, "
+     "tinnitus 10). my buddy says 70 combined means i automatically meet the TDIU requirement", (30, 30, 20, 20, 10)),
 ])
 def test_the_askers_ratings_are_read_and_a_stated_combined_figure_set_aside(question, ratings):
     assert tdiu_ratings_parse(text=question) == ratings
@@ -77,6 +83,9 @@ def test_the_answer_applies_the_test_and_says_what_remains():
     ("im 100% for ptsd and 60 for my back, do i get smc s", (60,), True),
     ("100% for my heart and 30% knee, any extra money?", (30,), False),
     ("100% for ptsd, 40% back and 10% tinnitus, do I get SMC", (40, 10), False),  # 46, rounded to 50
+    ("i'm 100% for PTSD. I also have sleep apnea 50, back 20 and tinnitus 10. is there any extra money above the 100 "
+     "rate for me", (50, 20, 10), True),  # 64, rounded to 60
+    ("100% P&T for PTSD and 40% back. thats 140% so i should be getting housebound smc right?", (40,), False),
 ])
 def test_smc_s_reads_the_ratings_beside_one_disability_at_100(question, others, met):
     assert smc_s_ratings_parse(text=question) == others
