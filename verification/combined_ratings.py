@@ -130,6 +130,8 @@ _COMBINE_RE = re.compile(
     r"(?:wife|husband|spouse|child|children|kids?|sons?|daughters?|dependents?|parents?|mom|dad|stepchild\w*|"
     r"newborn|baby))|added|plus|make|makes|(?<!permanent and )(?<!permanently and )(?<!p&)(?<!p & )total|overall|together|"
     r"whole[- ]person|calculat\w*|bilateral|(?:do|does|will|would) (?:i|that|it|this|they) (?:hit|reach|get (?:me )?to)|"
+    # "30 knee, 20 back, 10 tinnitus, what do i come out to".
+    r"(?:come|comes|coming) out (?:to|at)|"
     # "I have 50 and 30, why isn't that 80", "why is my 50 and 30 only 70": a total the asker questions.
     r"why (?:isn'?t|is not|aren'?t|are not|is|are)\b[^.?!]*?\b(?:\d{1,3}|only)|(?:isn'?t|is not|aren'?t) (?:that|it|this|they))\b"
     # "three 50 percent ratings = ?"; "50 and 50 = 100 right??", "50% and 50%, so thats 100 right": a sum to check.

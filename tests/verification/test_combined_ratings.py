@@ -97,6 +97,8 @@ def test_a_combined_figure_someone_stated_is_not_a_rating_to_combine():
     assert asked.ratings == (40, 20) and asked.believed == 60
     asked = combined_question_parse(text="VA says 40% back and 20% knee, total 50, why not 60")
     assert asked.ratings == (40, 20) and asked.believed == 60
+    assert combined_question_parse(text="ratings: 30 knee, 20 back, 10 tinnitus. what do i come out to?"
+                                   ).ratings == (30, 20, 10)
 
 
 @pytest.mark.parametrize(("text", "believed"), [("i have 50 and 30, why isnt that 80", 80),
