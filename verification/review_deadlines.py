@@ -34,7 +34,10 @@ _STILL_ASKED_RE = re.compile(r"\b(?:can|could) (?:i|we|he|she) still\b|\btoo lat
                              r"appeal|time)\b|\bmiss(?:ed)? (?:the|my) (?:deadline|window)\b|\bdeadline\b|"
                              r"\bhow (?:long|much time) do (?:i|we) (?:have|got)\b|\bis (?:it|there) still time\b|"
                              r"\bstill open\b|\bby when\b", re.IGNORECASE)
-_LEFT_ALONE_RE = re.compile(r"\b(?:board (?:denied|decided|decision)|bva (?:denied|decision)|judge|court|cavc|contested|"
+# A Board decision ("my board appeal was denied"): a Higher-Level Review is no option after it, and the Court's window
+# is 120 days; a contested claim's is 60; a survivor's or a legacy appeal's are other rules.
+_LEFT_ALONE_RE = re.compile(r"\b(?:board|bva|judge)\b[^.?!]{0,25}\b(?:denied|decided|decision|ruled|remanded)\b|"
+                            r"\b(?:denied|decided|ruled) by (?:the |a )?(?:board|bva|judge)\b|\b(?:court|cavc|contested|"
                             r"fiduciary|died|passed away|widow\w*|legacy|form 9|soc\b|statement of the case)\b",
                             re.IGNORECASE)
 

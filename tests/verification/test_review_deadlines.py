@@ -26,6 +26,7 @@ def test_the_window_is_one_year_from_the_letters_date(question, closes, still_op
 @pytest.mark.parametrize("question", [
     "how long do I have to file a higher level review",  # no date: the generator answers with the rule
     "the Board denied me on May 2 2026, can I still appeal",  # a Board decision: the Court's 120 days
+    "my board appeal was denied in the decision letter dated August 12 2025. can i still file a higher level review",
     "decision letter dated november 2025, can I still do a higher level review",  # ends this month, day unknown
     "my claim was decided March 3 2026 and another on June 4 2026, can i still appeal",  # two dates
     "denied on March 3 2026, what is a higher level review",  # not asked whether still in time
