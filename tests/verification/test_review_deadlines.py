@@ -57,3 +57,18 @@ def test_the_pipeline_answers_with_the_date_worked_out_and_cites_the_decision_re
     assert result.answer.startswith("No, not for that decision") and "November 5, 2025" in result.answer
     assert {int(n) for n in re.findall(r"\[(\d+)\]", result.answer)} == {c["number"] for c in result.citations} == {1, 2}
     assert [c["url"].endswith(("/decision-reviews/", "/decision-reviews/faq/")) for c in result.citations] == [True, True]
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("bundled_kb")
+def test_an_answer_said_against_today_is_never_served_from_the_cache():
+    from knowledge.models import AnsweredQuestion
+    from verification.services import answer_question
+
+    decided = datetime.date.today() - datetime.timedelta(days=60)  # still open whenever the suite runs
+    question = f"VA denied my back claim on {decided:%B} {decided.day} {decided.year}, can i still appeal to the board"
+    first = answer_question(question=question)
+    assert first.routing_reason == "review_window" and "days from today" in first.answer
+    assert not AnsweredQuestion.objects.get(id=first.id).current  # kept for reviewers, out of the cache
+    again = answer_question(question=question)
+    assert again.cache == "miss" and again.id != first.id

@@ -110,18 +110,21 @@ def tdiu(state: AnswerState) -> AnswerState:
     cited = [next((pair for pair in page if marker in pair[0].content), None) for marker in _TDIU_CITED]
     if not all(cited):
         return replace(state, decision="no_regulation_source")
-    citations, edges = [], []
-    for number, (chunk, source_id) in enumerate(cited, start=1):
-        citations.append({"number": number, "chunk_id": chunk.entry_id, "url": chunk.url, "title": chunk.title,
-                          "quote": chunk.content[:300]})
-        edges.append((chunk.chunk_id, source_id, number))
-    answer = tdiu_answer(check=check)
-    used = {int(n) for n in CITATION_MARKER_RE.findall(answer)}  # the ratings that meet the test cite [1] only
-    citations = [c for c in citations if c["number"] in used]
-    edges = [e for e in edges if e[2] in used]
-    reply = Reply(answer=answer, model=TDIU_MODEL, routing_reason="tdiu_percentages", verification=clean_verification(),
-                  citations=tuple(citations), cited=tuple(edges), confidence=1.0)
+    reply = _worked_out(tdiu_answer(check=check), cited, model=TDIU_MODEL, routing_reason="tdiu_percentages")
     return replace(state, reply=reply, decision=f"{'met' if check.met else 'not_met'}:{check.combined}")
+
+
+def _worked_out(answer: str, cited: list[tuple[SourceChunk, int]], *, model: str, routing_reason: str,
+                dated: bool = False) -> Reply:
+    """The reply of a rule worked out in code: ``cited[n - 1]`` is the source of marker [n]; those the answer does not
+    use are left out (ratings that meet TDIU's test cite [1] only)."""
+    used = {int(n) for n in CITATION_MARKER_RE.findall(answer)}
+    numbered = [(n, chunk, source_id) for n, (chunk, source_id) in enumerate(cited, start=1) if n in used]
+    citations = tuple({"number": n, "chunk_id": c.entry_id, "url": c.url, "title": c.title, "quote": c.content[:300]}
+                      for n, c, _ in numbered)
+    return Reply(answer=answer, model=model, routing_reason=routing_reason, verification=clean_verification(),
+                 citations=citations, cited=tuple((c.chunk_id, source_id, n) for n, c, source_id in numbered),
+                 confidence=1.0, dated=dated)
 
 
 # ---- whether a decision review's year is still open ----
@@ -144,13 +147,9 @@ def review_window(state: AnswerState) -> AnswerState:
     cited = [deadlines[0] if deadlines else None, missed[0] if missed else None]
     if not all(cited):
         return replace(state, decision="no_source")
-    answer = review_window_answer(window=window, today=today)
-    used = {int(n) for n in CITATION_MARKER_RE.findall(answer)}
-    citations = tuple({"number": n, "chunk_id": c.entry_id, "url": c.url, "title": c.title, "quote": c.content[:300]}
-                      for n, (c, _) in enumerate(cited, start=1) if n in used)
-    edges = tuple((c.chunk_id, source_id, n) for n, (c, source_id) in enumerate(cited, start=1) if n in used)
-    reply = Reply(answer=answer, model=REVIEW_WINDOW_MODEL, routing_reason="review_window",
-                  verification=clean_verification(), citations=citations, cited=edges, confidence=1.0)
+    # Said against today ("95 days from today"): never served again from the cache.
+    reply = _worked_out(review_window_answer(window=window, today=today), cited, model=REVIEW_WINDOW_MODEL,
+                        routing_reason="review_window", dated=True)
     return replace(state, reply=reply, decision=f"{'open' if window.open else 'closed'}:{window.closes.isoformat()}")
 
 
@@ -172,12 +171,7 @@ def smc_s(state: AnswerState) -> AnswerState:
     found = next((pair for pair in page if _SMC_S_CITED in pair[0].content), None)
     if found is None:
         return replace(state, decision="no_regulation_source")
-    chunk, source_id = found
-    citations = ({"number": 1, "chunk_id": chunk.entry_id, "url": chunk.url, "title": chunk.title,
-                  "quote": chunk.content[:300]},)
-    reply = Reply(answer=smc_s_answer(check=check), model=SMC_S_MODEL, routing_reason="smc_s_percentages",
-                  verification=clean_verification(), citations=citations, cited=((chunk.chunk_id, source_id, 1),),
-                  confidence=1.0)
+    reply = _worked_out(smc_s_answer(check=check), [found], model=SMC_S_MODEL, routing_reason="smc_s_percentages")
     return replace(state, reply=reply, decision=f"{'met' if check.met else 'not_met'}:{check.combined}")
 
 

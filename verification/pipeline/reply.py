@@ -116,7 +116,7 @@ def store(state: AnswerState) -> AnswerState:
         needs_review=not reply.refused and (reply.report or not reply.verification.get("is_clean", True)),
         off_record=not state.use_cache,  # --no-cache and evaluation runs fill neither the cache nor the queue
         # An answer a fallback made while a service was down is not served again once the service is back.
-        cacheable=not (reply.degraded or state.offline_reason),
+        cacheable=not (reply.degraded or reply.dated or state.offline_reason),
     )
     if not created:  # the same question was stored at the same moment: serve the answer stored first
         return cached(state, kb.CacheHit(row.id, "exact", 1.0, 1.0), decision="stored_at_the_same_moment")

@@ -76,6 +76,7 @@ class Reply:
     warning: str | None = None
     report: bool = False  # write a low-confidence report for reviewers
     degraded: bool = False  # made by a fallback (an outside service failed): not served from the cache
+    dated: bool = False  # worked out against today's date ("95 days from today"): not served from the cache
 
 
 @dataclass(frozen=True)
