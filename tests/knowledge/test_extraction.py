@@ -977,6 +977,12 @@ def test_topics_accept_lists_from_the_database():
         ("sleep apnea with cpap and also daytime sleepiness", "sleep apnea with cpap and also daytime sleepiness "
          "breathing assistance device"),
         ("i dont use a cpap, sleep apnea rating", "i dont use a cpap, sleep apnea rating"),
+        ("they didnt prescribe a cpap for my sleep apnea", "they didnt prescribe a cpap for my sleep apnea"),
+        # Sleepiness told in everyday words is the 30% row's, when no CPAP is in use.
+        ("sleep apnea, no cpap, i'm exhausted all day and fall asleep at my desk. what rating",
+         "sleep apnea, no cpap, i'm exhausted all day and fall asleep at my desk. what rating daytime sleepiness"),
+        ("sleep apnea, I use a cpap but still fall asleep at work, what rating",
+         "sleep apnea, I use a cpap but still fall asleep at work, what rating breathing assistance device"),
         # Incapacitating episodes are the disc syndrome's formula.
         ("back pain with incapacitating episodes 4 weeks a year rating",
          "back pain with incapacitating episodes 4 weeks a year rating thoracolumbar or cervical spine "
