@@ -21,8 +21,8 @@ from verification.combined_ratings import combined_rating
 
 CFR_4_16_URL_SUFFIX = "/section-4.16"
 CFR_3_350_URL_SUFFIX = "/section-3.350"
-TDIU_ASKED_RE = re.compile(r"\b(?:tdiu|i\.?u\.?|individual unemployability|unemployab\w*)\b", re.IGNORECASE)
-# SMC's own rules, a past or a survivor's case, or a combination asked about: not this question.
+_TDIU_ASKED_RE = re.compile(r"\b(?:tdiu|i\.?u\.?|individual unemployability|unemployab\w*)\b", re.IGNORECASE)
+# SMC's own rules, a permanent-and-total standing, or a survivor's case: not this question.
 _OTHER_ASKED_RE = re.compile(r"\b(?:smc|special monthly|p&t|permanent and total|dic|widow\w*|survivor\w*|died|passed)\b",
                              re.IGNORECASE)
 # Whether the asker qualifies is asked ("can I still get unemployability", "do I qualify", "what percentages do I need"),
@@ -80,12 +80,15 @@ class TdiuCheck:
     ratings: tuple[int, ...]  # the asker's ratings, highest first
     combined: int  # their combined rating by 38 CFR 4.25
     met: bool
-    highest: int
+
+    @property
+    def highest(self) -> int:
+        return self.ratings[0]
 
 
 def tdiu_ratings_parse(*, text: str) -> tuple[int, ...] | None:
     """The asker's ratings in a TDIU question, or None when it asks no such thing or a figure is unclear."""
-    if not TDIU_ASKED_RE.search(text) or _OTHER_ASKED_RE.search(text) or not _ELIGIBILITY_ASKED_RE.search(text) \
+    if not _TDIU_ASKED_RE.search(text) or _OTHER_ASKED_RE.search(text) or not _ELIGIBILITY_ASKED_RE.search(text) \
             or _WORK_ASKED_RE.search(text):
         return None
     found = _ratings_read(text)
@@ -196,7 +199,7 @@ def tdiu_check(*, ratings: tuple[int, ...]) -> TdiuCheck:
     combined = combined_rating(ratings=list(ratings)).rating
     highest = max(ratings)
     met = highest >= 60 or (len(ratings) >= 2 and highest >= 40 and combined >= 70)
-    return TdiuCheck(ratings=tuple(sorted(ratings, reverse=True)), combined=combined, met=met, highest=highest)
+    return TdiuCheck(ratings=tuple(sorted(ratings, reverse=True)), combined=combined, met=met)
 
 
 def _listed(ratings: tuple[int, ...]) -> str:

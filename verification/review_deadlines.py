@@ -12,6 +12,7 @@ days without its day are left to the generator.
 
 from __future__ import annotations
 
+import calendar
 import datetime
 import re
 from dataclasses import dataclass
@@ -19,8 +20,7 @@ from dataclasses import dataclass
 DECISION_REVIEWS_URL_SUFFIX = "/decision-reviews/"
 MISSED_DEADLINE_URL_SUFFIX = "/decision-reviews/faq/"
 
-_MONTHS = {m: i for i, m in enumerate("jan feb mar apr may jun jul aug sep oct nov dec".split(), start=1)}
-_MONTH_NAMES = ("January February March April May June July August September October November December").split()
+_MONTHS = {calendar.month_abbr[i].lower(): i for i in range(1, 13)}  # "jan": 1, ...
 _DATE = (r"(?P<month>jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?(?:\s+(?P<day>\d{1,2})(?:st|nd|rd|th)?)?,?"
          r"\s+(?:of\s+)?(?P<year>20\d\d)\b")
 _DECISION_DATE_RE = re.compile(
@@ -82,8 +82,7 @@ def _one_year_on(day: datetime.date) -> datetime.date:
 
 
 def _said(day: datetime.date, *, day_given: bool) -> str:
-    return f"{_MONTH_NAMES[day.month - 1]} {day.day}, {day.year}" if day_given else \
-        f"{_MONTH_NAMES[day.month - 1]} {day.year}"
+    return f"{day:%B} {day.day}, {day.year}" if day_given else f"{day:%B %Y}"
 
 
 def review_window_answer(*, window: ReviewWindow, today: datetime.date) -> str:

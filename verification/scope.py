@@ -374,8 +374,8 @@ def scope_check(*, question: str, tables: ScopeTables | None = None) -> ScopeDec
     return _decision(text, _DEFAULT if tables is None else _compiled(tables))
 
 
-# A question is checked by the crisis step and again by the scope step (and a cached answer's page by both): the
-# decision is a pure function of the normalised text and the rules, so the last few are kept. _Compiled hashes
+# A question is checked by the crisis step and again by the scope step: the decision is a pure function of the
+# normalised text and the rules, so the last few are kept. _Compiled hashes
 # by identity (eq=False), one per table file.
 @functools.lru_cache(maxsize=256)
 def _decision(text: str, rules: _Compiled) -> ScopeDecision:
