@@ -74,6 +74,7 @@ SELECTIVE_SERVICE = "Selective Service System"
 FHA = "Federal Housing Administration (HUD)"
 USDA_RD = "USDA Rural Development"
 BANKS = "Banks and credit unions"
+COUNTY = "County assessor"
 
 OTHER_AGENCY_QUESTIONS = [
     ("looking at a texas veterans land board loan to buy 10 acres. whats their rate right now", STATE_VA),
@@ -301,9 +302,14 @@ OTHER_AGENCY_QUESTIONS = [
     ("my rater gave me a bad ncoer, can i appeal it", DOD),
     ("how long are army deployments to poland these days", DOD),
     ("how do i write a resume for a civilian job after 8 years as a medic", DOL),
+    ("my spouse is in the army reserves, how do I get her promoted faster to E6", DOD),
+    ("can my landlord evict me if my VA disability check is late one month? I'm in Georgia", COURTS),
+    ("how do i appeal my property tax assessment with the county, they valued my house way too high, im a disabled vet",
+     COUNTY),
 ]
 
 MEDICAL_ADVICE_QUESTIONS = [
+    "my knee keeps locking up and swelling after I run, what do you think a doctor would diagnose it as",
     "my knee is swollen and hot ever since the c&p examiner cranked on it yesterday. should i ice it or use heat",
     "58 yr old vietnam vet, chest gets tight when i go up the stairs then goes away when i rest. should i worry",
     "VA has me on 2mg prazosin for nightmares and im still getting them, how high can i go on my own",
@@ -392,6 +398,9 @@ CRISIS_QUESTIONS = [
 ]
 
 CHIT_CHAT_QUESTIONS = [
+    "using my GI bill at ohio state this fall, are the buckeyes gonna beat michigan this year",
+    "my GI bill college has a terrible football team, should I transfer to a school with a better team for the tailgates",
+    "my son's 8th grade homework asks what year the GI Bill was signed and who signed it, can you just write his paragraph",
     "what rank is an e-7 in the navy",
     "how many stars does a general have",
     "what is the oldest military branch",
@@ -555,6 +564,11 @@ IN_SCOPE_QUESTIONS = [
 
 
 OUTSIDE_BENEFITS_QUESTIONS = [
+    "how much does it cost to rent the VFW hall on main street for my daughters quinceanera",
+    "VFW hall wedding rental prices",
+    "book me a hotel near the VA medical center in Minneapolis for next tuesday",
+    "whats the best way to get my teenager to stop vaping, im a single dad on disability",
+    "is Medicare part B worth it if I already have VA health care, which Medigap plan should I buy",
     "my daughter is using the gi bill i transferred to her. whats the best nursing school in ohio for her",
     "im a 70% vet with ptsd and just started using hinge. should i put it in my profile",
     "my service dog is a 3 yr old lab and he's had diarrhea for 2 days, what should i feed him",
@@ -821,6 +835,17 @@ OUTSIDE_BENEFITS_QUESTIONS = [
     "how do i get revenge on the va for denying me",
 ]
 NEAR_DOMAIN_IN_SCOPE = [
+    "would chapter 33 beat the montgomery gi bill for me",
+    "can tutorial assistance help with my homework",
+    "I played on the football team and hurt my knee before I enlisted, can I still claim it",
+    "does VA pay for a hotel when I travel for surgery at a VA hospital far away",
+    "reserve duty at the drill hall hurt my back, is that service connected",
+    "I got promoted to E6 before I got out, does that change my GI Bill",
+    "my son is vaping and has asthma, can he get CHAMPVA",
+    "the examiner diagnosed it as patellofemoral pain, what is the rating",
+    "is medicare part b worth it if i have va health care",
+    "my landlord is evicting me next week, can VA homeless programs help",
+    "does the VA appraisal for my home loan have to match the purchase price",
     "can I use my GI Bill at a nursing school in ohio",
     "does veterans preference count for VA vocational rehab jobs",
     "can I file my BDD claim while I'm on terminal leave",
@@ -1062,6 +1087,7 @@ NEAR_DOMAIN_IN_SCOPE = [
 
 # One case's odds, approval rates, a judge's leanings: the sources hold the rules, never a forecast.
 OUTCOME_PREDICTION_QUESTIONS = [
+    "how many people are sitting in the ER waiting room at the Houston VA right now",
     "are they gonna cut va disability for people under 50% with this new congress? seeing rumors on facebook",
     "what are VA home loan rates going to be tomorrow, should i lock today or wait",
     "how many claims are sitting at the st petersburg regional office right now",
