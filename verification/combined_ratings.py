@@ -133,7 +133,9 @@ _COMBINE_RE = re.compile(
     # "30 knee, 20 back, 10 tinnitus, what do i come out to".
     r"(?:come|comes|coming) out (?:to|at)|"
     # "I have 50 and 30, why isn't that 80", "why is my 50 and 30 only 70": a total the asker questions.
-    r"why (?:isn'?t|is not|aren'?t|are not|is|are)\b[^.?!]*?\b(?:\d{1,3}|only)|(?:isn'?t|is not|aren'?t) (?:that|it|this|they))\b"
+    r"why (?:isn'?t|is not|aren'?t|are not|is|are)\b[^.?!]*?\b(?:\d{1,3}|only)|(?:isn'?t|is not|aren'?t) (?:that|it|this|they)|"
+    # "VA says I'm 50% combined, how did they get 50?"
+    r"how (?:did|do|does|would) (?:they|va|the va|you|it|that|rater\w*) (?:get|come up with|arrive at|figure|work)\b)\b"
     # "three 50 percent ratings = ?"; "50 and 50 = 100 right??", "50% and 50%, so thats 100 right": a sum to check.
     r"|=\s*\??\s*$|\d\s*%?\s*=\s*\d|\b(?:that'?s|thats|that is)\s+\d{1,3}\s*(?:%|percent)?\s*(?:right|correct|yes)?\s*\?*\s*$",
     re.IGNORECASE,
@@ -244,6 +246,17 @@ _RESPIRATORY_RE = re.compile(
 )
 
 
+# "I'm rated 20% combined (10 for ankle 10 tinnitus), can I use voc rehab": a figure said to be the combined one, and
+# the words that say so. When the other ratings make it, it is the total they came to, not another rating.
+_STATED_COMBINED_RE = re.compile(
+    r"\b(?:rated|i'?m|im|i am|at|is|was|my|currently|now|be)\s+(?:at\s+)?(?:a\s+)?"
+    r"(?P<value>100|[1-9]0)\s*(?:%|percent\b|per cent\b)?\s*(?P<word>combined|total|overall)\b",
+    re.IGNORECASE)
+# "I'm 60% combined with 50 and 20, is that right": the total given, asked to be checked.
+_CHECKED_RE = re.compile(r"\b(?:is|was|are) (?:that|this|it|they|that math) (?:right|correct|accurate|wrong)\b|\bmath\b"
+                         r"|\bcheck (?:it|that|this|the|their|my)\b|\bmistake\b", re.IGNORECASE)
+
+
 # Between a list of ratings and the same list again: a new sentence or question ("... only came out to 70?? what is
 # the combined rating for 50 and 30").
 _RESTATED_BETWEEN_RE = re.compile(r"[.?!]|\b(?:what|how|why|so|combined|combine|calculate)\b", re.IGNORECASE)
@@ -309,6 +322,17 @@ def combined_question_parse(*, text: str) -> CombinedQuestion | None:
     else:
         for value in (() if both or each_side is not None else bilateral):
             values.remove(value)
+    totals = []
+    for said in _STATED_COMBINED_RE.finditer(text):
+        value, rest = int(said.group("value")), list(values)
+        if value in rest and believed in (None, value):
+            rest.remove(value)
+            if rest + extra + bilateral and combined_rating(ratings=rest + extra, bilateral=bilateral).rating == value:
+                values, believed = rest, value
+                totals.append(said)
+    if totals and not _CHECKED_RE.search(text) and all(any(said.start("word") <= m.start() < said.end("word") for said in totals)
+                      for m in _COMBINE_RE.finditer(text)):
+        return None  # "combined" says only what the ratings came to; something else is asked
     if len(values) + len(bilateral) + len(extra) < 2:
         return None
     return CombinedQuestion(ratings=tuple(values + extra), bilateral=tuple(bilateral), believed=believed)

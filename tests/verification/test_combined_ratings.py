@@ -217,3 +217,27 @@ def test_special_monthly_compensation_and_permanent_and_total_are_not_calculatio
     assert combined_question_parse(text="My husband is retired from the Air Force (20 yrs) and VA just made him 100% "
                                         "permanent and total. can I switch to CHAMPVA or get both?") is None
     assert combined_question_parse(text="my back is 40 and knee 20, does that get me to about 50").believed == 50
+
+
+@pytest.mark.parametrize("text", [
+    # The combined figure and the ratings that make it are the asker's standing; VR&E is asked (it answered "your
+    # combined rating would be 40%", counting the 20 as a third rating).
+    "im rated 20% combined (10 for ankle 10 tinnitus). can I use voc rehab / chapter 31 to go back to school?",
+    "I'm 70% combined, ptsd 50 and back 40, can I get a VA loan with no funding fee",
+])
+def test_a_combined_figure_the_ratings_make_is_standing_not_a_calculation(text):
+    from verification.combined_ratings import combined_question_parse
+    assert combined_question_parse(text=text) is None
+
+
+@pytest.mark.parametrize(("text", "ratings", "believed"), [
+    # Asked how the total came about, or whether it is right: the ratings are combined, the total is the one given.
+    ("im rated 20% combined (10 for ankle 10 tinnitus), how did they get 20", (10, 10), 20),
+    ("im 60% combined with 50 and 20, is that right", (50, 20), 60),
+    # A combined figure the others do not make is a rating still to combine with a new one.
+    ("I'm 70 combined and just got 30 for my knee, what's my new rating", (70, 30), None),
+])
+def test_a_combined_figure_asked_about_or_added_to_is_still_worked_out(text, ratings, believed):
+    from verification.combined_ratings import combined_question_parse
+    asked = combined_question_parse(text=text)
+    assert (asked.ratings, asked.believed) == (ratings, believed)
