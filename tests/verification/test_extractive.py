@@ -1105,6 +1105,25 @@ def test_a_question_for_every_level_is_led_by_the_source_holding_them_all():
     assert answer("what is the mental disorders rating").startswith("The mental disorders formula")
 
 
+def test_every_level_of_a_named_condition_comes_from_its_own_whole_table_over_a_split_tables_part():
+    # "List all the levels 0 to 100 for anxiety" was answered with the formula's 0 and 10 rows alone: the split
+    # formula's lowest part scored higher than anxiety's own page holding every level.
+    part = [("General Rating Formula for Mental Disorders (DC 9400 and other codes 9201 to 9440), lowest levels:", ON_TOPIC),
+            ("10% — mild or transient symptoms", ON_TOPIC), ("0% — diagnosed, no effect on work", ON_TOPIC)]
+    whole = [("Generalized anxiety disorder is DC 9400, rated under the mental disorders formula.", NEAR)] + [
+        (f"{level}% — level {level}", OFF) for level in (0, 10, 30, 50, 70, 100)]
+    chunks = [SourceChunk(number=1, chunk_id=1, entry_id="e1", title="Mental disorders 10 and 0 percent levels",
+                          url="https://www.ecfr.gov/1", content="", score=0.7),
+              SourceChunk(number=2, chunk_id=2, entry_id="e2", title="Generalized anxiety disorder rating, DC 9400",
+                          url="https://www.ecfr.gov/2", content="", score=0.55)]
+    answer = extractive_generate(question="can u list all the levels of the va mental health rating 0 to 100, for anxiety",
+                                 question_vector=QUESTION_VECTOR, chunks=chunks, units={1: part, 2: whole},
+                                 chunk_types={1: "rating_table", 2: "rating_table"}, codes=("9400",)).text
+    assert answer.startswith("Generalized anxiety disorder is DC 9400")
+    assert all(f"{level}% — level {level}" in answer for level in (0, 10, 30, 50, 70, 100))
+    assert "lowest levels" not in answer
+
+
 def test_a_table_of_one_row_is_followed_by_its_notes():
     table = [("DC 7528 cancers are rated in 38 CFR 4.115b:", LEAD), ("100% — active malignancy", OFF),
              ("Six months after treatment stops, VA schedules a mandatory exam.", OFF),

@@ -189,6 +189,9 @@ _ALL_LEVELS_RE = re.compile(r"\b(?:all|every|each)(?: of)?(?: the)? (?:levels?|r
                             r"\b(?:rating )?(?:chart|breakdown)s?\b|\bfull (?:rating|table|chart|list|schedule)\b",
                             re.IGNORECASE)
 W_ALL_LEVELS = 0.2
+# "..., lowest levels:", "Highest level:": which rows of a split table follow its lead.
+_ROWS_ANNOUNCED_RE = re.compile(r"(?:,\s*|\.\s*|^)(?:the\s+)?(?:lowest|highest|middle|upper|top|bottom|other)\s+levels?\s*$",
+                                re.IGNORECASE)
 ALL_LEVELS_ROWS = 4
 # "Is 50% the highest you can get for headaches", "what's the max rating for tinnitus".
 # "Is there even a higher level or is that as high as it goes": whether the table goes above the asker's level.
@@ -694,9 +697,9 @@ def extractive_generate(
         levels_text += " rating"  # "whats diagnostic code 5276": a code is its criteria, so its levels say what it is
     levels = levels_asked(levels_text, asked_as=asked or question) if _RATING_QUESTION_RE.search(levels_text) and \
         not _COMBINED_RE.search(question) else frozenset()
-    if _HIGHEST_RE.search(question) or _LOWER_LEVEL_RE.search(question):
-        # "is 40% the max for a back", "when does the 100% stop and what do I drop down to": the whole table
-        # answers, not the row of the level named alone
+    if _HIGHEST_RE.search(question) or _LOWER_LEVEL_RE.search(question) or wants_all:
+        # "is 40% the max for a back", "when does the 100% stop and what do I drop down to", "list all the levels
+        # 0 to 100 for anxiety": the whole table answers, not the row of the level named alone
         levels = frozenset()
     by_chunk: dict[int, list[tuple[float, Unit]]] = {}
     counted_units: set[int] = set()
@@ -1004,6 +1007,13 @@ def extractive_generate(
     # pages on other forms it scores.
     on_written = [c for n, scored in by_chunk.items() if written and named(chunk_of_read[n], written) for c in scored]
     candidates = list(on_every or on_named or on_titled or on_written or (c for scored in by_chunk.values() for c in scored))
+    if wants_all:
+        # "List all the levels of the mental health rating, for anxiety": a table holding every level, on the asked
+        # condition by its title, leads over a level of a table split across sources that scores higher.
+        whole = [c for n, scored in by_chunk.items()
+                 if sum(1 for text, _ in units.get(chunk_of_read[n].chunk_id, ()) if _ROW_RE.match(text)) >= ALL_LEVELS_ROWS
+                 and (not asked_entities or asked_entities & _codes_in(chunk_of_read[n].title)) for c in scored]
+        candidates = whole or candidates
     # A page for another's case does not lead while another page can ("VA proposes to reduce my rating, how long do
     # I have to send evidence": the Board's 90-day evidence window scored best on "send evidence").
     best_score, best_unit = max([c for c in candidates if not others_case(chunk_of_read[c[1].chunk_number])]
@@ -1187,7 +1197,9 @@ def extractive_generate(
             if unit.chunk_number != leading and not _codes_in(text):
                 continue  # another source's table lead without its rows and codes says nothing ("Maximum Annual
                 # Pension Rates (MAPR) for veterans in effect ..." after a compensation answer)
-            text = text[:-1].rstrip() + "."  # a table's lead without its rows ends as a sentence
+            # A table's lead without its rows ends as a sentence, without the words that announced which rows
+            # followed ("General Rating Formula ... (codes 9201 to 9440), lowest levels").
+            text = _ROWS_ANNOUNCED_RE.sub("", text[:-1].rstrip()) + "."
         before = chosen[index - 1] if index else None
         listed = bool(_LIST_ITEM_RE.match(text)) and before is not None and before.chunk_number == unit.chunk_number \
             and bool(_LIST_ANNOUNCED_RE.search(before.text) or _LIST_ITEM_RE.match(before.text))
