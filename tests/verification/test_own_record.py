@@ -38,6 +38,11 @@ from verification.own_record import (
         ("I haven't received my back pay yet", KIND_PAYMENT),
         ("did VA get my form", KIND_DOCUMENTS),
         ("Did VA receive my 21-526EZ form?", KIND_DOCUMENTS),
+        ("can u check if VA got my intent to file? i did it over the phone on march 2nd", KIND_DOCUMENTS),
+        ("my sleep apnea claim says preparing for decision, how much back pay am i getting and when will it hit my account",
+         KIND_PAYMENT),
+        ("When is my board hearing scheduled? i picked the hearing docket back in 2023", KIND_CLAIM_STATUS),
+        ("did my C&P exam come back favorable?? had it tuesday for my shoulder", KIND_CLAIM_STATUS),
         ("did va get my nexus letter", KIND_DOCUMENTS),
         ("did the VA get the buddy letter I sent", KIND_DOCUMENTS),
         ("my exam was tuesday, has the C&P examiner sent his report in yet", KIND_DOCUMENTS),
@@ -118,6 +123,11 @@ def test_questions_about_the_askers_own_record_are_recognised(question, kind):
     "whats my current combined rating with a 50 and a 30",
     "what does preparation for notification mean on my claim status? is that good or bad",
     "how long does the examiner have to send the report",
+    "how much back pay am I getting if my effective date is march 2024 and I'm rated 50",
+    "how do I get a board hearing",
+    "what happens at a board hearing",
+    "when is a C&P exam scheduled after filing",
+    "did my c&p exam matter if I already have a nexus letter",
 ])
 def test_general_questions_are_not_about_the_askers_record(question):
     assert own_record_kind(question=question) is None
