@@ -238,6 +238,13 @@ def test_made_up_form_is_refused():
     assert "21-9999" in result.answer
 
 
+def test_a_pension_or_survivors_form_written_without_its_p_is_that_form():
+    # VA numbers these 21P-; "21-534EZ" was refused as a form that does not exist.
+    result = answer_question(question="what's form 21-534EZ for? my grandma got one in the mail after grandpa passed")
+    assert not result.refused and {"type": "va_form", "value": "21P-534EZ"} in result.entities
+    assert "21P-534EZ" in result.answer
+
+
 def test_other_agency_is_refused_and_says_who_handles_it():
     result = answer_question(question="How do I apply for Social Security retirement benefits?")
     assert result.refused and result.refusal_reason == "out_of_scope"

@@ -3,8 +3,11 @@ one this product answers at all."""
 
 from __future__ import annotations
 
+import dataclasses
+import re
+
 from knowledge import selectors as kb
-from knowledge.extraction import entities_extract, topics_classify
+from knowledge.extraction import ExtractedEntity, entities_extract, topics_classify
 from knowledge.gate import gate_key_build
 from knowledge.services import answer_exact_hit_record
 from verification.followup import question_rewrite
@@ -88,9 +91,27 @@ def cache_exact(state: AnswerState) -> AnswerState:
     return replace(state, decision="miss")
 
 
+# "What's form 21-534EZ for": the pension and survivors' forms carry a P (21P-534EZ, 21P-527EZ, 21P-530EZ). A
+# 21- number the graph does not hold is the P form when the graph holds that one.
+_FORM_WITHOUT_P_RE = re.compile(r"^21-(?=\d)")
+
+
+def _p_forms_resolved(found: list[ExtractedEntity]) -> list[ExtractedEntity]:
+    bare = [e.value for e in found if e.type == "va_form" and _FORM_WITHOUT_P_RE.match(e.value)]
+    if not bare:
+        return found
+    unknown = {value for _, value in kb.entities_unknown(dc_codes=(), va_forms=bare)}
+    with_p = {value: _FORM_WITHOUT_P_RE.sub("21P-", value) for value in unknown}
+    missing_too = {value for _, value in kb.entities_unknown(dc_codes=(), va_forms=list(with_p.values()))}
+    resolved = {value: form for value, form in with_p.items() if form not in missing_too}
+    return [dataclasses.replace(e, value=resolved[e.value]) if e.type == "va_form" and e.value in resolved else e
+            for e in found]
+
+
 def classify(state: AnswerState) -> AnswerState:
     glossary = kb.glossary_get()
-    found = entities_extract(text=state.text, terms=kb.glossary_terms_get(), conditions=kb.condition_names_get())
+    found = _p_forms_resolved(
+        entities_extract(text=state.text, terms=kb.glossary_terms_get(), conditions=kb.condition_names_get()))
     topic_scores = topics_classify(text=state.text, topics=kb.topic_keywords_get())[:TOPICS_KEPT]
     topics = tuple(slug for slug, _ in topic_scores)
     entities = tuple((e.type, e.value) for e in found)
