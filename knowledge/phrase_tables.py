@@ -29,10 +29,25 @@ class PhraseTableError(ValueError):
     """A phrase file that cannot be read, or a table or entry of the wrong shape."""
 
 
+class _UniqueKeyLoader(yaml.SafeLoader):
+    """A safe loader that refuses a key given twice in one mapping: YAML keeps the last silently, so a second
+    ``outright:`` written into a rule would drop the first list of phrases without a word."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        seen: set[Any] = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=deep)
+            if key in seen:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"key {key!r} is given twice in one mapping", key_node.start_mark)
+            seen.add(key)
+        return super().construct_mapping(node, deep=deep)
+
+
 @functools.cache
 def _file_read(path: Path) -> Mapping[str, Any]:
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_UniqueKeyLoader)  # a SafeLoader
     except OSError as error:
         raise PhraseTableError(f"{path}: cannot be read: {error}") from error
     except yaml.YAMLError as error:

@@ -60,6 +60,10 @@ def test_a_file_is_read_once(tmp_path):
     ("other:\n  - 'ssdi'\n", r"table 'words' is missing"),
     ("- 'ssdi'\n", r"must be a mapping of table names to tables"),
     ("words:\n  - 'ssdi\n", r"is not valid YAML"),
+    # YAML keeps the last of two same keys; a second table or field of one name would drop the first unseen.
+    ("words:\n  - 'ssdi'\nwords:\n  - 'ssi'\n", r"is not valid YAML.*key 'words' is given twice"),
+    ("words:\n  - agency: 'SSA'\n    outright: ['ssdi']\n    outright: ['ssi']\n",
+     r"is not valid YAML.*key 'outright' is given twice"),
 ])
 def test_a_malformed_table_is_refused_naming_the_entry(tmp_path, text, error):
     path = write(tmp_path, text)
