@@ -77,6 +77,16 @@ BANKS = "Banks and credit unions"
 COUNTY = "County assessor"
 
 OTHER_AGENCY_QUESTIONS = [
+    ("my DFAS retiree account statement shows a VA waiver deduction, how do i change the tax withholding on my retired pay",
+     DFAS),
+    ("how do I get my SSDI back pay sped up? VA already rated me 100 percent and SSA is still sitting on my application",
+     SSA),
+    ("Can the IRS take my tax refund for old student loans? I get VA disability if that matters", IRS),
+    ("my state unemployment claim got denied because they said I quit, I also get VA comp at 30%. how do I appeal the "
+     "unemployment denial in Ohio", UNEMPLOYMENT),
+    ("whats the medicaid income limit in florida for a nursing home, my dad gets a small va pension", MEDICAID),
+    ("Blue Cross denied my MRI because they said VA should pay, who do I call at Blue Cross to appeal", INSURERS),
+    ("Medicare part D late penalty - do i have to pay it? i have VA pharmacy", MEDICARE),
     ("looking at a texas veterans land board loan to buy 10 acres. whats their rate right now", STATE_VA),
     ("im 100% p&t from the va, how do i get social security to speed up my ssdi application", SSA),
     ("how many veterans preference points do i get on usajobs applications with a 30% rating", HIRING),
@@ -309,6 +319,13 @@ OTHER_AGENCY_QUESTIONS = [
 ]
 
 MEDICAL_ADVICE_QUESTIONS = [
+    "my VA rating for migraines is 30% and the neurologist put me on topiramate 25mg, how fast should I go up to 100mg",
+    "my A1c came back 7.9 — does that mean my diabetes is getting worse and what should i change in my diet",
+    "for my ptsd claim which works better, EMDR or prolonged exposure therapy",
+    "tinnitus rated 10 already. does ginkgo biloba actually make the ringing go away",
+    "sleep apnea at 50%, my cpap pressure is set at 9 but I still wake up tired, should I raise it myself to 12",
+    "what does a PSA of 6.2 mean, I'm an agent orange vet and worried about prostate cancer for my claim",
+    "hearing loss claim pending. my audiogram says mild to moderate sensorineural, do i need hearing aids or surgery",
     "my knee keeps locking up and swelling after I run, what do you think a doctor would diagnose it as",
     "my knee is swollen and hot ever since the c&p examiner cranked on it yesterday. should i ice it or use heat",
     "58 yr old vietnam vet, chest gets tight when i go up the stairs then goes away when i rest. should i worry",
@@ -398,6 +415,11 @@ CRISIS_QUESTIONS = [
 ]
 
 CHIT_CHAT_QUESTIONS = [
+    "can you remember my claim number for next time i ask you",
+    "calculate the tip on a 86.40 dinner bill at 20%, celebrating my rating increase",
+    "set up a reminder for my C&P exam on the 14th at 9am",
+    "how many medal of honor recipients are alive today",
+    "What was the name of the WW1 veterans march on Washington about the bonus?",
     "using my GI bill at ohio state this fall, are the buckeyes gonna beat michigan this year",
     "my GI bill college has a terrible football team, should I transfer to a school with a better team for the tailgates",
     "my son's 8th grade homework asks what year the GI Bill was signed and who signed it, can you just write his paragraph",
@@ -835,6 +857,12 @@ OUTSIDE_BENEFITS_QUESTIONS = [
     "how do i get revenge on the va for denying me",
 ]
 NEAR_DOMAIN_IN_SCOPE = [
+    "how quickly can I increase my rating",
+    "I had to change my diet because of GERD, what rating",
+    "does VA cover supplements that help with my joint pain",
+    "can the VA take my tax refund for an overpayment",
+    "my A1c is 7.9, what diabetes rating is that",
+    "is chest pain a symptom that counts for a heart rating",
     "would chapter 33 beat the montgomery gi bill for me",
     "can tutorial assistance help with my homework",
     "I played on the football team and hurt my knee before I enlisted, can I still claim it",
@@ -1343,7 +1371,9 @@ def test_a_broken_scope_file_names_the_entry(tmp_path):
 
 def test_a_symptom_asked_as_urgent_is_marked_for_the_911_message():
     urgent = scope_check(question="having bad chest pain right now and my left arm feels numb")
-    for terse in ("chest hurts bad rn", "cant breathe"):
+    for terse in ("chest hurts bad rn", "cant breathe",
+                  # asked as a rating question, the 911 message still comes first
+                  "is chest pain going down my left arm something that counts for my heart rating or should i wait"):
         assert scope_check(question=terse).urgent, terse
     dose = scope_check(question="VA gave me 300mg gabapentin. Is it safe if I take 600 at a time?")
     assert urgent.category == dose.category == CATEGORY_MEDICAL_ADVICE
