@@ -20,7 +20,7 @@ import numpy as np
 from knowledge.extraction import BENEFIT_PARTS, ByIdentity
 from knowledge.patterns import dc_codes_find, va_forms_find
 from verification.generators.base import Generation, GenerationContext
-from verification.layers.citations import content_words, source_words, word_stem
+from verification.layers.citations import STOP_WORDS, content_words, source_words, word_stem
 from verification.layers.types import SourceChunk
 
 MODEL_NAME = "extractive"
@@ -1136,8 +1136,16 @@ def extractive_generate(
         amounts = [(score, unit) for n in on_asked for score, unit in by_chunk[n]
                    if _amount_of(unit, money_nouns) and not _ROW_RE.match(unit.text)
                    and not _CONTEXT_BOUND_RE.match(unit.text) and not _BACK_REFERENCE_RE.search(unit.text)]
+        # Read first the sources scored here, best first, then the others retrieved, in their order.
+        table = [] if amounts else _amounts_table(
+            [c for c in sorted(chunks, key=lambda c: (c.number not in by_chunk,
+                                                      -max((s for s, _ in by_chunk.get(c.number, ())), default=0.0)))
+             if c.number in on_asked or not (_other_benefits_only(c, specific) or _titled_for_another(c, specific))],
+            units, _money_phrases(asked or question, money_nouns))
         if amounts:
             chosen = [*chosen, max(amounts, key=lambda c: c[0])[1]]
+        elif table:
+            chosen = _whole_table([*chosen, next(u for u in table if _ROW_RE.match(u.text))], table)
         elif _EXACT_AMOUNT_RE.search(asked or question) or not any(
                 (counted is not None and counted.search(unit.text))
                 or (unit.chunk_number == leading and _FIGURED_RE.search(unit.text)
@@ -1873,16 +1881,44 @@ def _fitting_discharge_branch_first(chosen: list[Unit], units: Sequence[Unit], q
     return [fitting, *(u for u in chosen if u is not fitting)]
 
 
+def _amounts_table(
+    sources: Sequence[SourceChunk], units: Mapping[int, Sequence[tuple[str, np.ndarray]]], nouns: frozenset[str],
+) -> list[Unit]:
+    """The units of the first of ``sources`` whose table rows give the amounts asked, named in full (``nouns``, with
+    the word before each: "burial allowance", not any allowance) by the table's lead or the source's title ("how
+    much is the burial allowance and how do I apply": "VA burial allowance maximums, by date of death:" and its
+    rows); empty when there is none."""
+    if not nouns:
+        return []
+    for chunk in sources:
+        table = [Unit(chunk.number, position, text, np.asarray(vector, dtype=np.float32))
+                 for position, (text, vector) in enumerate(units.get(chunk.chunk_id, ()))]
+        rows = [u for u in table if _ROW_RE.match(u.text) and "$" in u.text]
+        if len(rows) < 2:
+            continue
+        lead = " ".join([chunk.title] + [u.text for u in table if u.position == rows[0].position - 1])
+        if any(re.search(rf"\b{noun}", lead, re.IGNORECASE) for noun in nouns):
+            return table
+    return []
+
+
+def _money_phrases(question: str, nouns: frozenset[str]) -> frozenset[str]:
+    """Each money noun of the question with the word before it ("burial allowance", "funding fee")."""
+    return frozenset(re.escape(m.group(0).lower()) for noun in nouns
+                     for m in re.finditer(rf"\b[a-z]{{3,}}\s+{noun}\w*", question, re.IGNORECASE)
+                     if m.group(0).split()[0].lower() not in STOP_WORDS)
+
+
 def _whole_table(chosen: list[Unit], units: list[Unit]) -> list[Unit]:
     """Serve every row of a table, and the sentence leading them, when some of its rows were chosen: three of
     six service tiers would read as the whole table and leave out the asker's own."""
     rows = [u for u in units if _ROW_RE.match(u.text)]
     if len(rows) < 2 or not any(_ROW_RE.match(u.text) for u in chosen):
         return chosen
-    have = {u.position for u in chosen}
+    have = {(u.chunk_number, u.position) for u in chosen}  # (chosen may hold other sources' sentences)
     # The sentence that leads the rows says what they are ("For purchase and construction loans ..., the fee is:").
     lead = [u for u in units if u.position == rows[0].position - 1 and _TABLE_LEAD_RE.search(u.text)]
-    return chosen + [u for u in lead + rows[:MAX_TABLE_ROWS] if u.position not in have]
+    return chosen + [u for u in lead + rows[:MAX_TABLE_ROWS] if (u.chunk_number, u.position) not in have]
 
 
 def _whole_steps(chosen: list[Unit], units: list[Unit]) -> list[Unit]:
