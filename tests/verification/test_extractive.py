@@ -1124,6 +1124,32 @@ def test_every_level_of_a_named_condition_comes_from_its_own_whole_table_over_a_
     assert "lowest levels" not in answer
 
 
+def test_an_amount_asked_beside_how_to_apply_comes_from_a_table_its_lead_names():
+    # "How much is the burial allowance and how do I apply for it" was refused: the amounts are a table's rows,
+    # which say "$2,000" without the words "burial allowance", so no sentence held the amount asked.
+    apply = [("A surviving spouse or whoever paid for the burial can apply for the burial allowance with VA Form "
+              "21P-530EZ.", ON_TOPIC),
+             ("Send the death certificate and the funeral receipts with the burial allowance claim.", NEAR)]
+    amounts = [("VA burial allowance maximums, by date of death:", LEAD),
+               ("Service-connected death on or after September 11, 2001 — up to $2,000", OFF),
+               ("Service-connected death before September 11, 2001 — up to $1,500", OFF)]
+    chunks = [SourceChunk(number=1, chunk_id=1, entry_id="e1", title="Burial allowance: how to apply",
+                          url="https://www.va.gov/1", content="", score=0.8),
+              SourceChunk(number=2, chunk_id=2, entry_id="e2", title="Burial allowance amounts",
+                          url="https://www.va.gov/2", content="", score=0.7)]
+    answer = extractive_generate(question="my brother passed, service connected. how much is the burial allowance "
+                                          "and how do i apply for it",
+                                 question_vector=QUESTION_VECTOR, chunks=chunks, units={1: apply, 2: amounts},
+                                 chunk_types={1: "procedure", 2: "rating_table"}).text
+    assert "21P-530EZ" in answer and "up to $2,000" in answer and "up to $1,500" in answer
+    # Another amount table whose lead names another allowance does not answer it.
+    housing = [("Monthly housing allowance rates:", LEAD), ("Full time — $2,100", OFF), ("Half time — $1,050", OFF)]
+    chunks[1] = replace(chunks[1], title="GI Bill housing allowance rates")
+    assert extractive_generate(question="how much is the burial allowance and how do i apply for it",
+                               question_vector=QUESTION_VECTOR, chunks=chunks, units={1: apply, 2: housing},
+                               chunk_types={1: "procedure", 2: "rating_table"}).text == ""
+
+
 def test_a_table_of_one_row_is_followed_by_its_notes():
     table = [("DC 7528 cancers are rated in 38 CFR 4.115b:", LEAD), ("100% — active malignancy", OFF),
              ("Six months after treatment stops, VA schedules a mandatory exam.", OFF),
