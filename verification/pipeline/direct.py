@@ -16,6 +16,12 @@ from verification.combined_ratings import (
     combined_question_parse,
     combined_rating,
 )
+from verification.effective_dates import (
+    EFFECTIVE_DATE_URL_SUFFIX,
+    PAYMENT_START_URL_SUFFIX,
+    effective_date_answer,
+    effective_date_parse,
+)
 from verification.generators import EXTRACTIVE
 from verification.generators.extractive import FAMILY_RATES_RE, OWN_FAMILY_RE, levels_asked
 from verification.layers.citations import content_words
@@ -151,6 +157,31 @@ def review_window(state: AnswerState) -> AnswerState:
     reply = _worked_out(review_window_answer(window=window, today=today), cited, model=REVIEW_WINDOW_MODEL,
                         routing_reason="review_window", dated=True)
     return replace(state, reply=reply, decision=f"{'open' if window.open else 'closed'}:{window.closes.isoformat()}")
+
+
+# ---- a first claim's effective date from the asker's separation and filing dates ----
+
+EFFECTIVE_DATE_MODEL = "calculator (38 CFR 3.400(b), 3.31)"
+
+
+def asks_effective_date(state: AnswerState) -> bool:
+    return effective_date_parse(text=state.text) is not None
+
+
+def effective_date(state: AnswerState) -> AnswerState:
+    """Answer "got out in August 2024, filed in June 2025, when does my pay start from" with the one-year rule applied
+    to the dates, and the month payments start."""
+    found = effective_date_parse(text=state.text)
+    rule = [pair for pair in _regulation_chunks(state, EFFECTIVE_DATE_URL_SUFFIX, set(), limit=None)
+            if "within one year after you leave active service" in pair[0].content]
+    start = [pair for pair in _regulation_chunks(state, PAYMENT_START_URL_SUFFIX, set(), limit=None)
+             if "first day of the calendar month" in pair[0].content]
+    cited = [rule[0] if rule else None, start[0] if start else None]
+    if not all(cited):
+        return replace(state, decision="no_source")
+    reply = _worked_out(effective_date_answer(found=found), cited, model=EFFECTIVE_DATE_MODEL,
+                        routing_reason="effective_date")
+    return replace(state, reply=reply, decision="within_year" if found.within_year else "after_year")
 
 
 # ---- whether the ratings beside a 100% meet SMC-S ----
