@@ -781,6 +781,9 @@ def test_topics_accept_lists_from_the_database():
          "emergency care notify VA within 72 hours"),
         ("my mom remarried after my dad died, can she still get dic",
          "my mom remarried after my dad died, can she still get dic DIC survivors remarriage age 55"),
+        # Across the sentence: DIC named first, then marrying again.
+        ("Im 48 and I get DIC. if I get married again what happens",
+         "Im 48 and I get DIC. if I get married again what happens remarriage age 55"),
         ("can i get married and keep my va disability", "can i get married and keep my va disability"),
         ("my dad is in a nursing home, can va help pay for it",
          "my dad is in a nursing home, can va help pay for it Veterans Pension Aid and Attendance nursing home"),
@@ -844,6 +847,9 @@ def test_topics_accept_lists_from_the_database():
         ("I have ED from my diabetes meds, rated 0%",
          "I have ED from my diabetes meds, rated 0% special monthly compensation SMC-K loss of use of a creative organ "
          "erectile dysfunction"),
+        ("got ED from my diabetes meds, diabetes is service connected. can i get paid for that?",
+         "got ED from my diabetes meds, diabetes is service connected. can i get paid for that? special monthly "
+         "compensation SMC-K loss of use of a creative organ erectile dysfunction"),
         ("they sent me to the ED visit desk", "they sent me to the ED visit desk"),
         ("how is erectile dysfunction rated", "how is erectile dysfunction rated"),
         ("VA has me at 70 percent now, what priority group does that make me",

@@ -1628,6 +1628,13 @@ def test_an_exposure_told_in_the_story_is_no_benefit_asked_when_the_question_nam
 
     assert asked("My husband died of prostate cancer from agent orange. I get DIC. Will they take my SBP away because "
                  "I get DIC?") == ["dic"]
+    # In brackets, or told as the cause beside another benefit, it is the story too (the Agent Orange Registry exam
+    # answered "diabetes is service connected (agent orange), can I get paid for the ED", Agent Orange DIC "I get DIC,
+    # if I get married again what happens").
+    assert "agent_orange" not in asked("got ED from my diabetes meds, diabetes is service connected (agent orange). "
+                                       "can i get paid for that?")
+    assert asked("my husband died from agent orange cancer 2 yrs ago and I get DIC. if I get married again what "
+                 "happens") == ["dic"]
     # Asked about itself, the exposure stays.
     assert "agent_orange" in asked("My husband was in Vietnam. Is prostate cancer on the agent orange list?")
     # A program in the story stays: how the two meet is asked.

@@ -2563,6 +2563,9 @@ _SPENT_AFTER_RE = re.compile(r"\s+(?:is|was|are|were|has been|got)\s+(?:all\s+)?
 
 # Exposures a death or a condition is told to come from: in a story's sentence, its cause.
 _STORY_CAUSES = frozenset({"agent_orange", "pact_act", "camp_lejeune", "gulf_war_illness", "blue_water_navy"})
+# Words that tell an exposure as a cause: "died from agent orange cancer", "because of the burn pits".
+_EXPOSURE_CAUSE_BEFORE_RE = re.compile(
+    r"\b(?:from|of|by|due to|because of|caused by|related to)\s+(?:the\s+|my\s+|his\s+|her\s+)?", re.IGNORECASE)
 # The sentences a question asks with (ending in "?"), and sentence ends.
 _ASKED_SENTENCE_RE = re.compile(r"[^.?!]*\?")
 _SENTENCE_END_RE = re.compile(r"[.?!](?:\s|$)")
@@ -2589,6 +2592,13 @@ def benefits_asked(question: str) -> list:
     # (Not a program in the story: "I used up my GI Bill. Can I still use VR&E?" asks how the two meet.)
     asked = " ".join(_ASKED_SENTENCE_RE.findall(question))
     in_asked = [e for e in found if re.search(rf"\b{re.escape(e.text)}\b", asked, re.IGNORECASE)]
+    # "Diabetes is service connected (agent orange). Can I get paid for that", "my husband died from agent orange
+    # cancer and I get DIC, if I get married again": an exposure in brackets, or told as the cause beside another
+    # benefit, is how the story came about, not what is asked.
+    others = any(e.value not in _STORY_CAUSES for e in found)
+    found = [e for e in found if e in in_asked or e.value not in _STORY_CAUSES
+             or not (re.search(r"\(\s*" + re.escape(e.text), question, re.IGNORECASE)
+                     or (others and re.search(_EXPOSURE_CAUSE_BEFORE_RE.pattern + re.escape(e.text), question, re.IGNORECASE)))]
     if not in_asked or len(_SENTENCE_END_RE.findall(question)) < 2:
         return found
     return [e for e in found if e in in_asked or e.value not in _STORY_CAUSES]
