@@ -77,6 +77,8 @@ BANKS = "Banks and credit unions"
 COUNTY = "County assessor"
 
 OTHER_AGENCY_QUESTIONS = [
+    ("my credit score is 580 after my divorce, whats the fastest way to get my rating up to 700", CREDIT),
+    ("state farm claim adjuster phone number", INSURERS),
     ("my DFAS retiree account statement shows a VA waiver deduction, how do i change the tax withholding on my retired pay",
      DFAS),
     ("how do I get my SSDI back pay sped up? VA already rated me 100 percent and SSA is still sitting on my application",
@@ -319,6 +321,7 @@ OTHER_AGENCY_QUESTIONS = [
 ]
 
 MEDICAL_ADVICE_QUESTIONS = [
+    "GI tract bleeding symptoms",
     "my VA rating for migraines is 30% and the neurologist put me on topiramate 25mg, how fast should I go up to 100mg",
     "my A1c came back 7.9 — does that mean my diabetes is getting worse and what should i change in my diet",
     "for my ptsd claim which works better, EMDR or prolonged exposure therapy",
@@ -415,6 +418,8 @@ CRISIS_QUESTIONS = [
 ]
 
 CHIT_CHAT_QUESTIONS = [
+    "VA lottery results last night",
+    "flag football rules",
     "can you remember my claim number for next time i ask you",
     "calculate the tip on a 86.40 dinner bill at 20%, celebrating my rating increase",
     "set up a reminder for my C&P exam on the 14th at 9am",
@@ -586,6 +591,16 @@ IN_SCOPE_QUESTIONS = [
 
 
 OUTSIDE_BENEFITS_QUESTIONS = [
+    "my daughter got denied admission at UT Austin, how do we appeal the admissions decision? she's using my post 9/11",
+    "my kid's school put him on suspension, can we appeal to the school board and how long does it take",
+    "my union (IBEW local 58) pension - can i take it at 55 or do i have to wait til 62",
+    "Im a retired teacher in Texas, how is my TRS pension calculated, 28 years of service",
+    "Pension from my old job at GE, they sent me a lump sum vs annuity election form, which should I pick",
+    "VA state income tax deadline this year? I moved to Richmond in june",
+    "looking for a good GI doctor in Tampa, my acid reflux is getting worse",
+    "best caregiver agency in Phoenix",
+    "caregiver jobs near me paying over $18 an hour? I have CNA certification",
+    "pet cremation cost",
     "how much does it cost to rent the VFW hall on main street for my daughters quinceanera",
     "VFW hall wedding rental prices",
     "book me a hotel near the VA medical center in Minneapolis for next tuesday",
@@ -857,6 +872,11 @@ OUTSIDE_BENEFITS_QUESTIONS = [
     "how do i get revenge on the va for denying me",
 ]
 NEAR_DOMAIN_IN_SCOPE = [
+    "does my teacher pension count as income for VA pension",
+    "my union rep helped with my VA pension claim, how long does it take",
+    "what credit score do I need for a VA loan",
+    "my kid was suspended from school, can DEA still pay",
+    "can the VA caregiver program pay me to take care of my son",
     "how quickly can I increase my rating",
     "I had to change my diet because of GERD, what rating",
     "does VA cover supplements that help with my joint pain",
