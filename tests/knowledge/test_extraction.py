@@ -779,6 +779,13 @@ def test_topics_accept_lists_from_the_database():
         ("i have to go to the ER at a regular hospital, how long do i have to tell va",
          "i have to go to the ER at a regular hospital, how long do i have to tell va deadline must within "
          "emergency care notify VA within 72 hours"),
+        ("VA denied my sleep apnea claim last month. I dont agree. what form do i send",
+         "VA denied my sleep apnea claim last month. I dont agree. what form do i send VA decision reviews under the "
+         "AMA: three options"),
+        ("a scar from my ACL repair about 6 inches long. it hurts when anything touches it",
+         "a scar from my ACL repair about 6 inches long. it hurts when anything touches it painful or unstable scars"),
+        ("a really bad headache every other month where i gotta go lay down",
+         "a really bad headache every other month where i gotta go lay down migraine prostrating attacks"),
         ("my mom remarried after my dad died, can she still get dic",
          "my mom remarried after my dad died, can she still get dic DIC survivors remarriage age 55"),
         # Across the sentence: DIC named first, then marrying again.
