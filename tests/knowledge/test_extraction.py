@@ -786,6 +786,9 @@ def test_topics_accept_lists_from_the_database():
          "a scar from my ACL repair about 6 inches long. it hurts when anything touches it painful or unstable scars"),
         ("a really bad headache every other month where i gotta go lay down",
          "a really bad headache every other month where i gotta go lay down migraine prostrating attacks"),
+        ("sinus infections 4 times a year with headaches, i have to lay down. whats the rating for sinusitis",
+         "sinus infections 4 times a year with headaches, i have to lay down. whats the rating for sinusitis"),
+        ("headaches every week but i dont have to lie down", "headaches every week but i dont have to lie down"),
         ("my mom remarried after my dad died, can she still get dic",
          "my mom remarried after my dad died, can she still get dic DIC survivors remarriage age 55"),
         # Across the sentence: DIC named first, then marrying again.
