@@ -24,6 +24,7 @@ from verification.effective_dates import (
 )
 from verification.generators import EXTRACTIVE
 from verification.generators.extractive import FAMILY_RATES_RE, OWN_FAMILY_RE, levels_asked
+from verification.joint_motion import KNEE_URL_SUFFIX, knee_motion_answer, knee_motion_parse
 from verification.layers.citations import content_words
 from verification.layers.cleanup import CITATION_MARKER_RE
 from verification.layers.numbers import facts_unsupported
@@ -125,7 +126,10 @@ def _worked_out(answer: str, cited: list[tuple[SourceChunk, int]], *, model: str
     """The reply of a rule worked out in code: ``cited[n - 1]`` is the source of marker [n]; those the answer does not
     use are left out (ratings that meet TDIU's test cite [1] only)."""
     used = {int(n) for n in CITATION_MARKER_RE.findall(answer)}
-    numbered = [(n, chunk, source_id) for n, (chunk, source_id) in enumerate(cited, start=1) if n in used]
+    # The sources used are numbered from 1 in order ("bends fully" left out, a knee's extension alone cites [1]).
+    renumber = {n: i for i, n in enumerate(sorted(used), start=1)}
+    answer = CITATION_MARKER_RE.sub(lambda m: f"[{renumber[int(m.group(1))]}]", answer)
+    numbered = [(renumber[n], chunk, source_id) for n, (chunk, source_id) in enumerate(cited, start=1) if n in used]
     citations = tuple({"number": n, "chunk_id": c.entry_id, "url": c.url, "title": c.title, "quote": c.content[:300]}
                       for n, c, _ in numbered)
     return Reply(answer=answer, model=model, routing_reason=routing_reason, verification=clean_verification(),
@@ -182,6 +186,30 @@ def effective_date(state: AnswerState) -> AnswerState:
     reply = _worked_out(effective_date_answer(found=found), cited, model=EFFECTIVE_DATE_MODEL,
                         routing_reason="effective_date")
     return replace(state, reply=reply, decision="within_year" if found.within_year else "after_year")
+
+
+# ---- a knee's measured motion against DC 5260 and 5261 ----
+
+KNEE_MOTION_MODEL = "calculator (38 CFR 4.71a, DC 5260 and 5261)"
+# The chunks of 38 CFR 4.71a's page cited as [1], [2] and [3] by knee_motion_answer, told by their words.
+_KNEE_CITED = ("DC 5260, limitation of flexion", "DC 5261, limitation of extension", "VAOPGCPREC 9-2004")
+
+
+def asks_knee_motion(state: AnswerState) -> bool:
+    return knee_motion_parse(text=state.text) is not None
+
+
+def knee_motion(state: AnswerState) -> AnswerState:
+    """Answer "my knee bends to 50 degrees and straightens all the way, what rating" with each measurement read against
+    its own table (it led with the other table's row nearest the figure)."""
+    motion = knee_motion_parse(text=state.text)
+    page = _regulation_chunks(state, KNEE_URL_SUFFIX, set(), limit=None)
+    cited = [next((pair for pair in page if pair[0].content.startswith(marker) or marker in pair[0].content), None)
+             for marker in _KNEE_CITED]
+    if not all(cited):
+        return replace(state, decision="no_regulation_source")
+    reply = _worked_out(knee_motion_answer(motion=motion), cited, model=KNEE_MOTION_MODEL, routing_reason="knee_motion")
+    return replace(state, reply=reply, decision=f"flexion:{motion.flexion},extension:{motion.extension}")
 
 
 # ---- whether the ratings beside a 100% meet SMC-S ----
