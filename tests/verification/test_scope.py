@@ -77,6 +77,15 @@ BANKS = "Banks and credit unions"
 COUNTY = "County assessor"
 
 OTHER_AGENCY_QUESTIONS = [
+    ("my dad gets VA pension, social security says his SSI is getting reduced because of it. how do we file an appeal "
+     "with SSA, is it the SSA-561 form", SSA),
+    ("after my VA rating went up to 70% tricare says my son isnt covered anymore, how do i get DEERS fixed for him", DOD),
+    ("Turning 65 and I already have VA health care. do I really need medicare part B, and how much is the late penalty "
+     "if I skip it", MEDICARE),
+    ("mom is moving into a nursing home in ohio, she gets DIC. will ohio medicaid count the DIC as income", MEDICAID),
+    ("is there any way to get bumped up the regular section 8 waiting list if your a veteran? not the VASH thing", HUD),
+    ("got a DUI last month. if i do the veterans treatment court program do they drop the charge? my VA disability is "
+     "for ptsd", COURTS),
     ("my credit score is 580 after my divorce, whats the fastest way to get my rating up to 700", CREDIT),
     ("state farm claim adjuster phone number", INSURERS),
     ("my DFAS retiree account statement shows a VA waiver deduction, how do i change the tax withholding on my retired pay",
@@ -321,6 +330,8 @@ OTHER_AGENCY_QUESTIONS = [
 ]
 
 MEDICAL_ADVICE_QUESTIONS = [
+    "knee doc says its my call, total knee replacement or keep doing cortisone shots every 3 months. im rated 10% for "
+    "that knee. which would you do",
     "GI tract bleeding symptoms",
     "my VA rating for migraines is 30% and the neurologist put me on topiramate 25mg, how fast should I go up to 100mg",
     "my A1c came back 7.9 — does that mean my diabetes is getting worse and what should i change in my diet",
@@ -418,6 +429,8 @@ CRISIS_QUESTIONS = [
 ]
 
 CHIT_CHAT_QUESTIONS = [
+    "VA pays me 3621.95 a month. whats 17% of that and then divide it by 12",
+    "can u translate this into spanish for my mom: 'I disagree with the decision on my claim for sleep apnea'",
     "VA lottery results last night",
     "flag football rules",
     "can you remember my claim number for next time i ask you",
@@ -591,6 +604,7 @@ IN_SCOPE_QUESTIONS = [
 
 
 OUTSIDE_BENEFITS_QUESTIONS = [
+    "my dog was basically a member of my unit. can he use my GI Bill to go to obedience school",
     "my daughter got denied admission at UT Austin, how do we appeal the admissions decision? she's using my post 9/11",
     "my kid's school put him on suspension, can we appeal to the school board and how long does it take",
     "my union (IBEW local 58) pension - can i take it at 55 or do i have to wait til 62",
@@ -872,6 +886,12 @@ OUTSIDE_BENEFITS_QUESTIONS = [
     "how do i get revenge on the va for denying me",
 ]
 NEAR_DOMAIN_IN_SCOPE = [
+    "my ptsd - nightmares few times a week, panic attacks, me and my wife fight constantly and i dont really have "
+    "friends anymore. still working but i call out alot. what rating would that probably be",
+    "is there a late penalty if I file my VA claim after a year",
+    "my service dog goes with me to my C&P exam, is that ok",
+    "does the SSA count my VA pension as income for SSI",
+    "how long does VA take to decide a claim",
     "does my teacher pension count as income for VA pension",
     "my union rep helped with my VA pension claim, how long does it take",
     "what credit score do I need for a VA loan",
@@ -1135,6 +1155,8 @@ NEAR_DOMAIN_IN_SCOPE = [
 
 # One case's odds, approval rates, a judge's leanings: the sources hold the rules, never a forecast.
 OUTCOME_PREDICTION_QUESTIONS = [
+    "what are the odds my supplemental claim for tinnitus gets approved if i add a buddy statement? like 60/40?",
+    "on average how many days is the board of veterans appeals taking right now to decide hearing docket cases",
     "how many people are sitting in the ER waiting room at the Houston VA right now",
     "are they gonna cut va disability for people under 50% with this new congress? seeing rumors on facebook",
     "what are VA home loan rates going to be tomorrow, should i lock today or wait",
