@@ -137,12 +137,17 @@ _COMBINE_RE = re.compile(
     # "VA says I'm 50% combined, how did they get 50?"
     r"how (?:did|do|does|would) (?:they|va|the va|you|it|that|rater\w*) (?:get|come up with|arrive at|figure|work)\b)\b"
     # "three 50 percent ratings = ?"; "50 and 50 = 100 right??", "50% and 50%, so thats 100 right": a sum to check.
-    r"|=\s*\??\s*$|\d\s*%?\s*=\s*\d|\b(?:that'?s|thats|that is)\s+\d{1,3}\s*(?:%|percent)?\s*(?:right|correct|yes)?\s*\?*\s*$",
+    r"|=\s*\??\s*$|\d\s*%?\s*=\s*\d|\b(?:that'?s|thats|that is)\s+\d{1,3}\s*(?:%|percent)?\s*(?:right|correct|yes)?\s*\?*\s*$"
+    # "I was already at 70%, so I'm 90 now right?? 70+20": a total asked to be checked, or a sum written out.
+    r"|\b(?:i'?m|im|i am|am i|makes? me|puts? me at)\s+(?:at\s+)?\d0\s*(?:%|percent)?\s*(?:now\s+)?(?:right|correct)"
+    r"\s*(?:[?!.,]|$)"
+    r"|(?<![\d.])\d0\s*%?\s*\+\s*\d0\b",
     re.IGNORECASE,
 )
 _RATING_RE = re.compile(
     r"(?<![\d$.,/-])(?P<value>100|[1-9]0|0)(?:\s*(?:%|percent\b|per cent\b))?"
-    r"(?!\d|[.,/-]\d|\s*(?:years?|yrs?|months?|mos|days?|weeks?|dollars?)\b)",
+    # (not "putting 0 down", "5% down": a down payment)
+    r"(?!\d|[.,/-]\d|\s*(?:years?|yrs?|months?|mos|days?|weeks?|dollars?|down\b|(?:%|percent)\s+down\b))",
     re.IGNORECASE,
 )
 # "50, 20 and 10, VA says 60 combined; do I qualify for unemployability?": the ratings are the story, TDIU's
@@ -166,6 +171,8 @@ _BELIEF_BEFORE_RE = re.compile(r"\b(?:not|make|makes|equal|equals|be|only|is tha
                                r"|\bwhy(?: is|'s| was) (?:my |the )?(?:combined |total |overall |va )?"
                                r"(?:combined|rating) (?:only )?$",
                                re.IGNORECASE)
+# "So I'm 90 now right??": the total the asker asks to have checked.
+_CHECKED_AFTER_RE = re.compile(r"\s*(?:%|percent\b)?\s*(?:now\s+)?(?:right|correct)\s*(?:[?!.,]|$)", re.IGNORECASE)
 # "why do 50 and 50 equal 80 instead of 100": what the asker expected, beside the total they were given.
 _EXPECTED_BEFORE_RE = re.compile(r"\b(?:instead of|rather than)\s+$", re.IGNORECASE)
 # "VA says I'm 60 combined", "VA says my combined is 80": a combined figure someone stated, not a rating to
@@ -285,7 +292,7 @@ def combined_question_parse(*, text: str) -> CombinedQuestion | None:
         if _MORE_AFTER_RE.match(text, match.end()) \
                 and int(match.group("value")) in {int(m.group("value")) for m in found}:
             continue  # "just got a new 40% ... I thought 40 more would put me at 100": the same 40
-        if _EXPECTED_BEFORE_RE.search(before):
+        if _EXPECTED_BEFORE_RE.search(before) or _CHECKED_AFTER_RE.match(text, match.end()):
             believed = believed or int(match.group("value"))
         elif _BELIEF_BEFORE_RE.search(before) \
                 or (_STATED_BEFORE_RE.search(before) and not _FOR_CONDITION_AFTER_RE.match(text, match.end())) \

@@ -241,3 +241,14 @@ def test_a_combined_figure_asked_about_or_added_to_is_still_worked_out(text, rat
     from verification.combined_ratings import combined_question_parse
     asked = combined_question_parse(text=text)
     assert (asked.ratings, asked.believed) == (ratings, believed)
+
+
+def test_a_down_payment_is_no_rating_and_a_total_asked_to_be_checked_is_the_belief():
+    from verification.combined_ratings import combined_question_parse
+    # "Putting 0 down" was read as a 0% rating beside the 10%: "Your combined rating would be 10%" to a funding fee question.
+    assert combined_question_parse(text="im 10% service connected for tinnitus. buying a house, its my 2nd va loan and "
+                                        "putting 0 down. do i have to pay the funding fee? isnt it like 3 percent") is None
+    # "So I'm 90 now right?? 70+20": the sum the asker made, asked to be checked (it was answered with arthritis).
+    asked = combined_question_parse(text="They just gave me 20 percent for my knee. I was already at 70%. so I'm 90 now "
+                                         "right?? 70+20")
+    assert (asked.ratings, asked.believed) == ((20, 70), 90)
