@@ -89,10 +89,15 @@ _MEANING_ASKED_RE = re.compile(r"\b(?:says?|said|shows?|showing|showed|reads|cha
                                r"|\bwhat (?:does|do) (?!my\b|our\b)[\w' ]{1,50}? mean\b")
 
 
+# "If they approve it, when does my back pay start from": the rule that dates a payment is asked, not the record.
+_RULE_ASKED_RE = re.compile(r"\b(?:start from|starts from|go(?:es)? back to|back ?dat\w*|if (?:they|va|it|"
+                            r"the va) (?:approve|grant)s?(?: it| me)?)\b")
+
+
 def own_record_kind(*, question: str) -> str | None:
     """Return which part of the asker's own record the question asks about, or None."""
     text = _TRAILING_PUNCT_RE.sub("", _WHITESPACE_RE.sub(" ", question.translate(_APOSTROPHES).casefold()).strip())
-    if _MEANING_ASKED_RE.search(text):
+    if _MEANING_ASKED_RE.search(text) or _RULE_ASKED_RE.search(text):
         return None
     for kind, pattern in own_record_patterns_get().items():
         if pattern.search(text):

@@ -43,6 +43,8 @@ from verification.own_record import (
          KIND_PAYMENT),
         ("When is my board hearing scheduled? i picked the hearing docket back in 2023", KIND_CLAIM_STATUS),
         ("did my C&P exam come back favorable?? had it tuesday for my shoulder", KIND_CLAIM_STATUS),
+        ("did yall get my intent to file? i submitted it online tuesday and didnt get any email", KIND_DOCUMENTS),
+        ("When is my c&p exam? I never got a letter or call and my claim says exam scheduled", KIND_CLAIM_STATUS),
         ("did va get my nexus letter", KIND_DOCUMENTS),
         ("did the VA get the buddy letter I sent", KIND_DOCUMENTS),
         ("my exam was tuesday, has the C&P examiner sent his report in yet", KIND_DOCUMENTS),
@@ -128,6 +130,9 @@ def test_questions_about_the_askers_own_record_are_recognised(question, kind):
     "what happens at a board hearing",
     "when is a C&P exam scheduled after filing",
     "did my c&p exam matter if I already have a nexus letter",
+    # The rule that dates a payment (38 CFR 3.400, 3.31), asked with the asker's dates.
+    "Got out of the navy June 2025 and I filed my claim in april 2026. If they approve it when does my back pay start from",
+    "when is a c&p exam usually scheduled",
 ])
 def test_general_questions_are_not_about_the_askers_record(question):
     assert own_record_kind(question=question) is None
