@@ -72,3 +72,33 @@ def test_an_answer_said_against_today_is_never_served_from_the_cache():
     assert not AnsweredQuestion.objects.get(id=first.id).current  # kept for reviewers, out of the cache
     again = answer_question(question=question)
     assert again.cache == "miss" and again.id != first.id
+
+
+@pytest.mark.parametrize(("question", "still_open"), [
+    # It led with the missed-deadline page ("if more than one year has passed ...") ten months after a denial.
+    ("got denied for sleep apnea about 10 months ago. is it too late to do anything? what are my options", True),
+    ("VA denied me 3 weeks ago, how long do I have to appeal", True),
+    ("my claim was denied 2 years ago, can I still appeal", False),
+    ("denied over a year ago, can i still appeal", False),
+])
+def test_a_decision_told_as_how_long_ago_is_inside_or_past_the_year(question, still_open):
+    window = review_window_parse(text=question, today=TODAY)
+    assert window.open == still_open and window.ago
+
+
+@pytest.mark.parametrize("question", [
+    "denied about 11 months ago can i still do a higher level review",  # near the year's end: the letter's date decides
+    "denied a year ago, is it too late to appeal",
+])
+def test_how_long_ago_near_the_years_end_is_left_to_the_letters_date(question):
+    assert review_window_parse(text=question, today=TODAY) is None
+
+
+def test_the_answer_to_how_long_ago_says_where_the_year_runs_from():
+    still = review_window_answer(window=review_window_parse(
+        text="got denied for sleep apnea about 10 months ago. is it too late to do anything", today=TODAY), today=TODAY)
+    assert still.startswith("Yes, if you file in time") and "A decision about 10 months ago is still inside that year" in still
+    assert "the date printed on the letter" in still
+    past = review_window_answer(window=review_window_parse(
+        text="my claim was denied 2 years ago, can I still appeal", today=TODAY), today=TODAY)
+    assert past.startswith("No, not for that decision") and "a decision 2 years ago is past that year" in past
