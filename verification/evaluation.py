@@ -17,6 +17,7 @@ the model), and any invention that reaches the served answer is counted.
 
 from __future__ import annotations
 
+import datetime
 import json
 import re
 import threading
@@ -39,7 +40,7 @@ from knowledge.models import AnsweredQuestion, Chunk
 from knowledge.patterns import NUMBER_WORDS
 from knowledge.selectors import chunks_search
 from verification.layers.cleanup import citations_used
-from verification.layers.numbers import numbers_verify
+from verification.layers.numbers import KIND_DATE, KIND_YEAR, facts_find, numbers_verify
 from verification.layers.prompt import SOURCE_CLOSE, SOURCE_OPEN
 from verification.layers.types import SourceChunk
 from verification.layers.url_whitelist import url_allowed
@@ -502,7 +503,7 @@ def golden_evaluate(*, items: Sequence[dict[str, Any]], planted: bool = True,
         retrieved = _retrieved(result.id)
         fabricated = invalid = False
         if not result.refused and result.citations:
-            fabricated = _unsupported_numbers(result)
+            fabricated = _unsupported_numbers(result, question=item["question"])
             invalid = _invalid_citations(result, whitelist)
         for tally in (overall, by_topic[item_group(item)]):
             tally.add(item=item, verdict=verdict, fabricated=fabricated, invalid=invalid, refused=result.refused,
@@ -605,7 +606,33 @@ def _invalid_citations(result, whitelist: list[str]) -> bool:
     return bad_marker or bad_url
 
 
-def _unsupported_numbers(result) -> bool:
+# A rule worked out in code (a model named "calculator (...)") states what follows from the asker's own dates: the
+# dates and years themselves, the day after one, the first of a following month, one a year on. Those are read
+# against the question; every other figure of such an answer still needs a source, as in any other answer.
+WORKED_OUT_MODEL_PREFIX = "calculator"
+
+
+def _derived_from(question: str) -> set[str]:
+    """The dates and years a worked-out answer may state from ``question``'s own, in the numbers layer's forms."""
+    derived: set[str] = set()
+    for fact in facts_find(question):
+        if fact.kind == KIND_YEAR:
+            derived |= {fact.value, str(int(fact.value) + 1)}
+        elif fact.kind == KIND_DATE and re.fullmatch(r"\d{4}-\d{2}(?:-\d{2})?", fact.value):
+            year, month = int(fact.value[:4]), int(fact.value[5:7])
+            day = datetime.date(year, month, int(fact.value[8:10]) if len(fact.value) == 10 else 1)
+            following = (day.replace(day=1) + datetime.timedelta(days=32)).replace(day=1)
+            after_that = (following + datetime.timedelta(days=32)).replace(day=1)
+            try:
+                year_on = day.replace(year=year + 1)
+            except ValueError:  # February 29
+                year_on = day.replace(year=year + 1, day=28)
+            derived |= {fact.value, str(year), str(year + 1), (day + datetime.timedelta(days=1)).isoformat(),
+                        following.isoformat(), after_that.isoformat(), year_on.isoformat(), year_on.isoformat()[:7]}
+    return derived
+
+
+def _unsupported_numbers(result, *, question: str = "") -> bool:
     contents = dict(Chunk.objects.filter(entry_id__in=[c["chunk_id"] for c in result.citations])
                     .values_list("entry_id", "content"))
     chunks = [SourceChunk(number=c["number"], chunk_id=0, entry_id=c["chunk_id"], title=c["title"], url=c["url"],
@@ -613,7 +640,10 @@ def _unsupported_numbers(result) -> bool:
     # The warning prefix is the service's own note with its confidence score, not a claim from a source.
     answer = result.answer.replace(result.warning, "", 1) if result.warning else result.answer
     check = numbers_verify(answer=answer, chunks=chunks)
-    return bool(check.hallucinated_numbers or check.hallucinated_codes)
+    unsupported = set(check.hallucinated_numbers)
+    if unsupported and result.model.startswith(WORKED_OUT_MODEL_PREFIX):
+        unsupported -= _derived_from(question)
+    return bool(unsupported or check.hallucinated_codes)
 
 
 def guarded_metrics(report: dict[str, Any]) -> dict[str, Any]:

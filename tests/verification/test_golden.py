@@ -251,6 +251,26 @@ def test_the_hand_check_sample_is_fixed_and_spread_over_every_topic(tuning):
     assert {item_group(i) for i in first} == {item_group(i) for i in tuning}
 
 
+@pytest.mark.django_db
+def test_a_worked_out_answer_may_state_the_dates_that_follow_from_the_askers_own_and_nothing_else():
+    from types import SimpleNamespace
+
+    from verification.evaluation import _unsupported_numbers
+
+    question = "got out of the army on march 3 2025, filing my knee claim in january 2026, what date does my pay go back to"
+    worked = ("A claim filed in January 2026 after a separation on March 3, 2025 is inside that year, so the effective date "
+              "can be March 4, 2025 [1]. Payments start on the first day of the month after the effective date [2]: "
+              "April 1, 2025.")
+
+    def unsupported(answer: str, model: str) -> bool:
+        return _unsupported_numbers(SimpleNamespace(answer=answer, warning="", citations=[], model=model), question=question)
+
+    assert not unsupported(worked, "calculator (38 CFR 3.400(b), 3.31)")
+    # The same dates from a generator are unsupported by its (here no) sources; so is a date no rule gives.
+    assert unsupported(worked, "extractive")
+    assert unsupported(worked.replace("April 1, 2025", "June 9, 2025"), "calculator (38 CFR 3.400(b), 3.31)")
+
+
 # ---- the gate ----------------------------------------------------------------------------------------------------
 
 
