@@ -132,11 +132,16 @@ def test_a_claim_in_a_veterans_words_finds_the_page_that_names_it(question, fact
     assert any(source in c["chunk_id"] for c in result.citations)
 
 
+def test_knee_bending_given_in_degrees_is_read_against_the_flexion_table():
+    # Bending is flexion (DC 5260): at 45 degrees that is 10%, not the 50% of extension limited to 45.
+    result = answer_question(question="my knee only bends to 45 degrees what % is that", use_cache=False)
+    assert result.answer.startswith("Bending to 45 degrees is 10% under DC 5260, limitation of flexion")
+    assert "extension limited to 45" not in result.answer
+
+
 @pytest.mark.parametrize(
     ("question", "leading_row"),
     [
-        # Bending is flexion (DC 5260): at 45 degrees that is 10%, not the 50% of extension limited to 45.
-        ("my knee only bends to 45 degrees what % is that", "10% — flexion limited to 45 degrees"),
         ("i can't straighten my knee all the way, it stops at 20 degrees, what rating",
          "30% — extension limited to 20 degrees"),
     ],

@@ -893,6 +893,7 @@ NEAR_DOMAIN_IN_SCOPE = [
     "does the SSA count my VA pension as income for SSI",
     "how long does VA take to decide a claim",
     "does my teacher pension count as income for VA pension",
+    "I got fired from my warehouse job for blowing up at a supervisor, what does VA look for to give 70 percent for PTSD",
     "my union rep helped with my VA pension claim, how long does it take",
     "what credit score do I need for a VA loan",
     "my kid was suspended from school, can DEA still pay",
