@@ -41,6 +41,7 @@ ANSWER_STEPS: tuple[Step, ...] = (
     Step("review_window", direct.review_window, when=direct.asks_review_window),  # "letter dated Nov 5 2025, still HLR?"
     Step("effective_date", direct.effective_date, when=direct.asks_effective_date),  # "out Aug 2024, filed June 2025"
     Step("knee_motion", direct.knee_motion, when=direct.asks_knee_motion),  # "bends to 50, straightens all the way"
+    Step("funding_fee", direct.funding_fee, when=direct.asks_funding_fee),  # "I'm 10% SC, do I pay the funding fee"
     Step("smc_s", direct.smc_s, when=direct.asks_smc_s),  # "100% for PTSD, 50 and 20 besides, extra pay?": 3.350(i)
     Step("pay_rate", direct.pay_rate, when=direct.asks_pay_rate),  # "how much is 70 percent": the rates row
     Step("relevance", retrieval.relevance),  # Layer 1 and the 1b refusal

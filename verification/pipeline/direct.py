@@ -29,6 +29,7 @@ from verification.layers.citations import content_words
 from verification.layers.cleanup import CITATION_MARKER_RE
 from verification.layers.numbers import facts_unsupported
 from verification.layers.types import SourceChunk
+from verification.loan_fee import COE_URL_SUFFIX, FEE_URL_SUFFIX, funding_fee_answer, funding_fee_rating_parse
 from verification.non_va_documents import asks_about_document, non_va_document_answer, non_va_document_find
 from verification.own_record import URL_SUFFIXES, own_record_answer, own_record_kind
 from verification.pipeline.reply import clean_verification
@@ -210,6 +211,30 @@ def knee_motion(state: AnswerState) -> AnswerState:
         return replace(state, decision="no_regulation_source")
     reply = _worked_out(knee_motion_answer(motion=motion), cited, model=KNEE_MOTION_MODEL, routing_reason="knee_motion")
     return replace(state, reply=reply, decision=f"flexion:{motion.flexion},extension:{motion.extension}")
+
+
+# ---- whether a rated veteran pays the home loan funding fee ----
+
+FUNDING_FEE_MODEL = "rule (VA funding fee exemption)"
+# The sentences cited as [1], [2] and [3] by funding_fee_answer, each from its page.
+_FEE_CITED = ((FEE_URL_SUFFIX, "Veterans receiving VA disability compensation and certain others are exempt"),
+              (FEE_URL_SUFFIX, "pay no funding fee on any of these loan types"),
+              (COE_URL_SUFFIX, "whether you are exempt from the funding fee"))
+
+
+def asks_funding_fee(state: AnswerState) -> bool:
+    return funding_fee_rating_parse(text=state.text) is not None
+
+
+def funding_fee(state: AnswerState) -> AnswerState:
+    """Answer "I'm 10% service connected, do I have to pay the funding fee" with the exemption, not the fee table."""
+    rating = funding_fee_rating_parse(text=state.text)
+    cited = [next((pair for pair in _regulation_chunks(state, suffix, set(), limit=None) if marker in pair[0].content),
+                  None) for suffix, marker in _FEE_CITED]
+    if not all(cited):
+        return replace(state, decision="no_source")
+    reply = _worked_out(funding_fee_answer(rating=rating), cited, model=FUNDING_FEE_MODEL, routing_reason="funding_fee")
+    return replace(state, reply=reply, decision=f"exempt:{rating}")
 
 
 # ---- whether the ratings beside a 100% meet SMC-S ----
