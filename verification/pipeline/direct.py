@@ -151,12 +151,9 @@ def review_window(state: AnswerState) -> AnswerState:
     """Answer "decision letter dated Nov 5 2025, can I still do a higher level review" with the date worked out."""
     today = datetime.date.today()
     window = review_window_parse(text=state.text, today=today)
-    deadlines = [pair for pair in _regulation_chunks(state, DECISION_REVIEWS_URL_SUFFIX, set(), limit=None)
-                 if "within one year from the date on the decision letter" in pair[0].content]
-    missed = [pair for pair in _regulation_chunks(state, MISSED_DEADLINE_URL_SUFFIX, set(), limit=None)
-              if "no longer request a Higher-Level Review" in pair[0].content]
-    cited = [deadlines[0] if deadlines else None, missed[0] if missed else None]
-    if not all(cited):
+    cited = _marked_sources(state, ((DECISION_REVIEWS_URL_SUFFIX, "within one year from the date on the decision letter"),
+                                    (MISSED_DEADLINE_URL_SUFFIX, "no longer request a Higher-Level Review")))
+    if cited is None:
         return replace(state, decision="no_source")
     # Said against today ("95 days from today"): never served again from the cache.
     reply = _worked_out(review_window_answer(window=window, today=today), cited, model=REVIEW_WINDOW_MODEL,
@@ -177,12 +174,9 @@ def effective_date(state: AnswerState) -> AnswerState:
     """Answer "got out in August 2024, filed in June 2025, when does my pay start from" with the one-year rule applied
     to the dates, and the month payments start."""
     found = effective_date_parse(text=state.text)
-    rule = [pair for pair in _regulation_chunks(state, EFFECTIVE_DATE_URL_SUFFIX, set(), limit=None)
-            if "within one year after you leave active service" in pair[0].content]
-    start = [pair for pair in _regulation_chunks(state, PAYMENT_START_URL_SUFFIX, set(), limit=None)
-             if "first day of the calendar month" in pair[0].content]
-    cited = [rule[0] if rule else None, start[0] if start else None]
-    if not all(cited):
+    cited = _marked_sources(state, ((EFFECTIVE_DATE_URL_SUFFIX, "within one year after you leave active service"),
+                                    (PAYMENT_START_URL_SUFFIX, "first day of the calendar month")))
+    if cited is None:
         return replace(state, decision="no_source")
     reply = _worked_out(effective_date_answer(found=found), cited, model=EFFECTIVE_DATE_MODEL,
                         routing_reason="effective_date")
@@ -193,7 +187,8 @@ def effective_date(state: AnswerState) -> AnswerState:
 
 KNEE_MOTION_MODEL = "calculator (38 CFR 4.71a, DC 5260 and 5261)"
 # The chunks of 38 CFR 4.71a's page cited as [1], [2] and [3] by knee_motion_answer, told by their words.
-_KNEE_CITED = ("DC 5260, limitation of flexion", "DC 5261, limitation of extension", "VAOPGCPREC 9-2004")
+_KNEE_CITED = tuple((KNEE_URL_SUFFIX, words) for words in ("DC 5260, limitation of flexion",
+                                                           "DC 5261, limitation of extension", "VAOPGCPREC 9-2004"))
 
 
 def asks_knee_motion(state: AnswerState) -> bool:
@@ -204,10 +199,8 @@ def knee_motion(state: AnswerState) -> AnswerState:
     """Answer "my knee bends to 50 degrees and straightens all the way, what rating" with each measurement read against
     its own table (it led with the other table's row nearest the figure)."""
     motion = knee_motion_parse(text=state.text)
-    page = _regulation_chunks(state, KNEE_URL_SUFFIX, set(), limit=None)
-    cited = [next((pair for pair in page if pair[0].content.startswith(marker) or marker in pair[0].content), None)
-             for marker in _KNEE_CITED]
-    if not all(cited):
+    cited = _marked_sources(state, _KNEE_CITED)
+    if cited is None:
         return replace(state, decision="no_regulation_source")
     reply = _worked_out(knee_motion_answer(motion=motion), cited, model=KNEE_MOTION_MODEL, routing_reason="knee_motion")
     return replace(state, reply=reply, decision=f"flexion:{motion.flexion},extension:{motion.extension}")
@@ -229,9 +222,8 @@ def asks_funding_fee(state: AnswerState) -> bool:
 def funding_fee(state: AnswerState) -> AnswerState:
     """Answer "I'm 10% service connected, do I have to pay the funding fee" with the exemption, not the fee table."""
     rating = funding_fee_rating_parse(text=state.text)
-    cited = [next((pair for pair in _regulation_chunks(state, suffix, set(), limit=None) if marker in pair[0].content),
-                  None) for suffix, marker in _FEE_CITED]
-    if not all(cited):
+    cited = _marked_sources(state, _FEE_CITED)
+    if cited is None:
         return replace(state, decision="no_source")
     reply = _worked_out(funding_fee_answer(rating=rating), cited, model=FUNDING_FEE_MODEL, routing_reason="funding_fee")
     return replace(state, reply=reply, decision=f"exempt:{rating}")
@@ -299,6 +291,14 @@ def _regulation_chunks(state: AnswerState, url_suffix: str, numbers: set[str], *
         return -len(numbers & set(_NUMBER_RE.findall(chunk.content))), rank.get(chunk.chunk_id, len(rank) + 1)
 
     return sorted(page, key=order)[:limit]
+
+
+def _marked_sources(state: AnswerState, wanted: tuple[tuple[str, str], ...]) -> list[tuple[SourceChunk, int]] | None:
+    """For each (page's URL suffix, words), the first chunk of that page holding the words: the source of marker [n]
+    of a worked-out answer is ``wanted[n - 1]``'s; None when one is missing (the corpus changed)."""
+    found = [next((pair for pair in _regulation_chunks(state, suffix, set(), limit=None) if words in pair[0].content),
+                  None) for suffix, words in wanted]
+    return found if all(found) else None
 
 
 def _numbers(result: CombinedRating) -> set[str]:
