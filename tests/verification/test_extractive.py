@@ -1150,6 +1150,25 @@ def test_an_amount_asked_beside_how_to_apply_comes_from_a_table_its_lead_names()
                                chunk_types={1: "procedure", 2: "rating_table"}).text == ""
 
 
+def test_a_page_for_family_members_who_lived_on_base_is_not_the_case_of_one_who_served_there():
+    # "Husband was at Camp Lejeune for 6 weeks for training": he served there; the family member program led.
+    family = [("Family members who lived at Camp Lejeune for 30 days can get health care costs reimbursed.", ON_TOPIC)]
+    veterans = [("Veterans who served at Camp Lejeune for 30 days get VA health care for 15 conditions.", NEAR)]
+    chunks = [SourceChunk(number=1, chunk_id=1, entry_id="e1", title="Camp Lejeune Family Member Program",
+                          url="https://www.va.gov/1", content="", score=0.72),
+              SourceChunk(number=2, chunk_id=2, entry_id="e2", title="Camp Lejeune: VA health care for veterans",
+                          url="https://www.va.gov/2", content="", score=0.70)]
+
+    def answer(question: str) -> str:
+        return extractive_generate(question=question, question_vector=QUESTION_VECTOR, chunks=chunks,
+                                   units={1: family, 2: veterans}).text
+
+    assert answer("husband was at camp lejeune for about 6 weeks in 1979 for training, now he has bladder cancer. "
+                  "does va cover that").startswith("Veterans who served")
+    assert answer("my wife and kids lived at camp lejeune in 1980, my daughter has leukemia, can va help").startswith(
+        "Family members")
+
+
 def test_a_table_of_one_row_is_followed_by_its_notes():
     table = [("DC 7528 cancers are rated in 38 CFR 4.115b:", LEAD), ("100% — active malignancy", OFF),
              ("Six months after treatment stops, VA schedules a mandatory exam.", OFF),

@@ -296,6 +296,12 @@ _HEARING_SENSE_RE = re.compile(r"\bhearing (?:loss|aids?|impairment|tests?|exams
                                r"ears?)\b", re.IGNORECASE)
 # A page for survivors only ("Survivors Pension: who qualifies", "DIC for surviving children"), not one for
 # "veterans and survivors"; and a question told by a survivor (a death, a widow) or naming a survivors' benefit.
+# "Husband was at Camp Lejeune for 6 weeks in 1979 for training, now he has bladder cancer": the one at the base served
+# there, so a page for family members who lived there is another's case (not "my wife and kids lived on base").
+_SERVED_AT_BASE_RE = re.compile(r"\b(?:for training|stationed|served|on active duty|in the (?:marines|marine corps|army|navy|"
+                                r"reserves?|guard)|deployed|boot camp|basic training|tdy|assigned)\b", re.IGNORECASE)
+_LIVED_AT_BASE_RE = re.compile(r"\b(?:lived|living|grew up|born|dependents?|family members?)\b", re.IGNORECASE)
+_FAMILY_MEMBER_TITLE_RE = re.compile(r"\bfamily members?\b", re.IGNORECASE)
 _SURVIVORS_TITLE_RE = re.compile(r"^survivors?\b(?! and)|^(?!.*\b(?:veterans|spouses) and surviv).*\bsurviving "
                                  r"(?:spouses?|child(?:ren)?)\b|\bveteran's child\b|\bsurvivors pension\b", re.IGNORECASE)
 # A page for Guard and Reserve members ("VA home loan eligibility for National Guard and Reserve members") is another's
@@ -821,6 +827,7 @@ def extractive_generate(
     legacy_asks = bool(_LEGACY_ASKS_RE.search(question))
     proposal_only = bool(_PROPOSED_REDUCTION_RE.search(asked or question)) and not _REVIEW_ASKS_RE.search(asked or question)
     children_alone = bool(_CHILDREN_ALONE_RE.search(asked or question))
+    served_at_base = bool(_SERVED_AT_BASE_RE.search(asked or question)) and not _LIVED_AT_BASE_RE.search(asked or question)
 
     def others_case(c: SourceChunk) -> bool:
         # "I got out last month": a page for those still serving; "I'm 58, can I still get the pension": a page
@@ -833,6 +840,7 @@ def extractive_generate(
             (not legacy_asks and bool(_LEGACY_TITLE_RE.search(c.title))) or \
             (proposal_only and bool(_REVIEW_TITLE_RE.search(c.title))) or \
             ((parents_asked or children_alone) and _titled_for_spouse(c)) or \
+            (served_at_base and bool(_FAMILY_MEMBER_TITLE_RE.search(c.title))) or \
             (parents_asked and _dic_for_others_than_parents(c)) or \
             (head_asks and bool(_NOT_HEAD_TITLE_RE.search(c.title))) or \
             (not champva_asks and bool(_CHAMPVA_TITLE_RE.search(c.title))) or \
