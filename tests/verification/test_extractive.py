@@ -1169,6 +1169,29 @@ def test_a_page_for_family_members_who_lived_on_base_is_not_the_case_of_one_who_
         "Family members")
 
 
+def test_an_amount_asked_for_a_year_the_sources_do_not_speak_of_says_nothing():
+    # "What was the 100% rate in 2015": the rates effective December 1, 2025 were given as if they were 2015's.
+    rates = [("Monthly compensation for a veteran alone, effective December 1, 2025:", LEAD),
+             ("100% — $3,938.58", ON_TOPIC), ("90% — $2,362.30", OFF)]
+    chunks = [SourceChunk(number=1, chunk_id=1, entry_id="e1", title="VA disability pay by rating",
+                          url="https://www.va.gov/1", content="\n".join(t for t, _ in rates), score=0.8)]
+
+    def answer(question: str) -> str:
+        return extractive_generate(question=question, question_vector=QUESTION_VECTOR, chunks=chunks, units={1: rates},
+                                   chunk_types={1: "rating_table"}).text
+
+    assert answer("What was the 100% disability rate in 2015 for a single vet?") == ""
+    assert "$3,938.58" in answer("what is the 100% disability rate for a single vet")
+    # A year the source's figures reach ("on or after" it) is theirs.
+    burial = [("VA burial allowance maximums, by date of death:", LEAD),
+              ("Service-connected death on or after September 11, 2001 — up to $2,000", ON_TOPIC),
+              ("Service-connected death before September 11, 2001 — up to $1,500", OFF)]
+    chunks[0] = replace(chunks[0], content="\n".join(t for t, _ in burial), title="VA burial allowance amounts")
+    assert "$2,000" in extractive_generate(question="how much is the burial allowance for a service connected death "
+                                                    "in 2010", question_vector=QUESTION_VECTOR, chunks=chunks,
+                                           units={1: burial}, chunk_types={1: "rating_table"}).text
+
+
 def test_a_table_of_one_row_is_followed_by_its_notes():
     table = [("DC 7528 cancers are rated in 38 CFR 4.115b:", LEAD), ("100% — active malignancy", OFF),
              ("Six months after treatment stops, VA schedules a mandatory exam.", OFF),

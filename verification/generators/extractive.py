@@ -1165,6 +1165,12 @@ def extractive_generate(
             # BAH for an E-5 with dependents"), when no exact dollar figure is demanded: an answer without the
             # amount asked would read as one.
             return Generation(text="", model=MODEL_NAME)
+    asked_year = _asked_year(asked or question) if money_asked or _FIGURE_ASKED_RE.search(asked or question) else None
+    if asked_year is not None and not any(_year_covered(asked_year, chunk_of[u.chunk_number].content)
+                                          for u in chosen if "$" in u.text):
+        # "What was the 100% rate in 2015", "the Post-9/11 private school cap for 2018-2019": amounts are a year's;
+        # another year's figures would read as the answer, so nothing is said.
+        return Generation(text="", model=MODEL_NAME)
     order = {n: i for i, n in enumerate(dict.fromkeys([leading, *[u.chunk_number for u in chosen]]))}
     chosen.sort(key=lambda u: (order[u.chunk_number], u.position))
     if borrowed_rows:
@@ -1887,6 +1893,35 @@ def _fitting_discharge_branch_first(chosen: list[Unit], units: Sequence[Unit], q
     if fitting is None or fitting is chosen[0]:
         return chosen
     return [fitting, *(u for u in chosen if u is not fitting)]
+
+
+# A year the question asks an amount for: "in 2015", "for the 2018-2019 school year", "FY 2026", "back in 2012".
+_ASKED_YEAR_RE = re.compile(r"\b(?:in|for|during|of|back in|from|fy|fiscal year)\s+(?:the\s+)?(?:year\s+)?"
+                            r"(?P<year>(?:19|20)\d\d)(?:\s*[-/]\s*(?:19|20)?\d\d)?\b", re.IGNORECASE)
+_FIGURE_ASKED_RE = re.compile(r"\b(?:how much|rates?|caps?|max(?:imum)?|amounts?|stipend|allowance|paid|pay|cost)\b",
+                              re.IGNORECASE)
+_ON_OR_AFTER_RE = re.compile(r"\b(?:on or after)\s+(?:[a-z]+\s+\d{1,2},?\s+)?(?P<year>(?:19|20)\d\d)\b",
+                             re.IGNORECASE)
+_BEFORE_RE = re.compile(r"\bbefore\s+(?:[a-z]+\s+\d{1,2},?\s+)?(?P<year>(?:19|20)\d\d)\b", re.IGNORECASE)
+_ANY_YEAR_RE = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
+
+
+def _asked_year(question: str) -> int | None:
+    """The one year a question asks an amount for, when it is not this year or last (those the sources hold)."""
+    years = {int(m.group("year")) for m in _ASKED_YEAR_RE.finditer(question)}
+    if len(years) != 1:
+        return None
+    year = years.pop()
+    return year if year < datetime.date.today().year - 1 or year > datetime.date.today().year + 1 else None
+
+
+def _year_covered(year: int, content: str) -> bool:
+    """Whether a source's figures speak of ``year``: it names it, or "on or after" an earlier year, or "before" a
+    later one."""
+    if str(year) in content:
+        return True
+    return any(year >= int(m.group("year")) for m in _ON_OR_AFTER_RE.finditer(content)) \
+        or any(year < int(m.group("year")) for m in _BEFORE_RE.finditer(content))
 
 
 def _amounts_table(
