@@ -1181,6 +1181,13 @@ def test_an_amount_asked_for_a_year_the_sources_do_not_speak_of_says_nothing():
                                    chunk_types={1: "rating_table"}).text
 
     assert answer("What was the 100% disability rate in 2015 for a single vet?") == ""
+    # No amount given, no year to check: "VA changed how they rate GERD in 2024, what would mine be" is a levels
+    # question (it was refused).
+    gerd = [("Since May 19, 2024, GERD is rated under the stricture criteria:", LEAD), ("10% — daily medication", OFF)]
+    assert extractive_generate(question="heard VA changed how they rate GERD in 2024?? my acid reflux is controlled "
+                                        "with omeprazole every day. what would it be", question_vector=QUESTION_VECTOR,
+                               chunks=[replace(chunks[0], content="")], units={1: gerd},
+                               chunk_types={1: "rating_table"}).text
     assert "$3,938.58" in answer("what is the 100% disability rate for a single vet")
     # A year the source's figures reach ("on or after" it) is theirs.
     burial = [("VA burial allowance maximums, by date of death:", LEAD),

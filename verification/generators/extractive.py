@@ -1166,8 +1166,9 @@ def extractive_generate(
             # amount asked would read as one.
             return Generation(text="", model=MODEL_NAME)
     asked_year = _asked_year(asked or question) if money_asked or _FIGURE_ASKED_RE.search(asked or question) else None
-    if asked_year is not None and not any(_year_covered(asked_year, chunk_of[u.chunk_number].content)
-                                          for u in chosen if "$" in u.text):
+    amounts_given = [u for u in chosen if "$" in u.text]
+    if asked_year is not None and amounts_given \
+            and not any(_year_covered(asked_year, chunk_of[u.chunk_number].content) for u in amounts_given):
         # "What was the 100% rate in 2015", "the Post-9/11 private school cap for 2018-2019": amounts are a year's;
         # another year's figures would read as the answer, so nothing is said.
         return Generation(text="", model=MODEL_NAME)
