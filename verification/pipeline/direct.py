@@ -151,14 +151,12 @@ def review_window(state: AnswerState) -> AnswerState:
     """Answer "decision letter dated Nov 5 2025, can I still do a higher level review" with the date worked out."""
     today = datetime.date.today()
     window = review_window_parse(text=state.text, today=today)
-    cited = _marked_sources(state, ((DECISION_REVIEWS_URL_SUFFIX, "within one year from the date on the decision letter"),
-                                    (MISSED_DEADLINE_URL_SUFFIX, "no longer request a Higher-Level Review")))
-    if cited is None:
-        return replace(state, decision="no_source")
     # Said against today ("95 days from today"): never served again from the cache.
-    reply = _worked_out(review_window_answer(window=window, today=today), cited, model=REVIEW_WINDOW_MODEL,
-                        routing_reason="review_window", dated=True)
-    return replace(state, reply=reply, decision=f"{'open' if window.open else 'closed'}:{window.closes.isoformat()}")
+    return _worked_out_step(state, review_window_answer(window=window, today=today),
+                            ((DECISION_REVIEWS_URL_SUFFIX, "within one year from the date on the decision letter"),
+                             (MISSED_DEADLINE_URL_SUFFIX, "no longer request a Higher-Level Review")),
+                            model=REVIEW_WINDOW_MODEL, routing_reason="review_window",
+                            decision=f"{'open' if window.open else 'closed'}:{window.closes.isoformat()}", dated=True)
 
 
 # ---- a first claim's effective date from the asker's separation and filing dates ----
@@ -174,13 +172,11 @@ def effective_date(state: AnswerState) -> AnswerState:
     """Answer "got out in August 2024, filed in June 2025, when does my pay start from" with the one-year rule applied
     to the dates, and the month payments start."""
     found = effective_date_parse(text=state.text)
-    cited = _marked_sources(state, ((EFFECTIVE_DATE_URL_SUFFIX, "within one year after you leave active service"),
-                                    (PAYMENT_START_URL_SUFFIX, "first day of the calendar month")))
-    if cited is None:
-        return replace(state, decision="no_source")
-    reply = _worked_out(effective_date_answer(found=found), cited, model=EFFECTIVE_DATE_MODEL,
-                        routing_reason="effective_date")
-    return replace(state, reply=reply, decision="within_year" if found.within_year else "after_year")
+    return _worked_out_step(state, effective_date_answer(found=found),
+                            ((EFFECTIVE_DATE_URL_SUFFIX, "within one year after you leave active service"),
+                             (PAYMENT_START_URL_SUFFIX, "first day of the calendar month")),
+                            model=EFFECTIVE_DATE_MODEL, routing_reason="effective_date",
+                            decision="within_year" if found.within_year else "after_year")
 
 
 # ---- a knee's measured motion against DC 5260 and 5261 ----
@@ -199,11 +195,8 @@ def knee_motion(state: AnswerState) -> AnswerState:
     """Answer "my knee bends to 50 degrees and straightens all the way, what rating" with each measurement read against
     its own table (it led with the other table's row nearest the figure)."""
     motion = knee_motion_parse(text=state.text)
-    cited = _marked_sources(state, _KNEE_CITED)
-    if cited is None:
-        return replace(state, decision="no_regulation_source")
-    reply = _worked_out(knee_motion_answer(motion=motion), cited, model=KNEE_MOTION_MODEL, routing_reason="knee_motion")
-    return replace(state, reply=reply, decision=f"flexion:{motion.flexion},extension:{motion.extension}")
+    return _worked_out_step(state, knee_motion_answer(motion=motion), _KNEE_CITED, model=KNEE_MOTION_MODEL,
+                            routing_reason="knee_motion", decision=f"flexion:{motion.flexion},extension:{motion.extension}")
 
 
 # ---- whether a rated veteran pays the home loan funding fee ----
@@ -222,11 +215,8 @@ def asks_funding_fee(state: AnswerState) -> bool:
 def funding_fee(state: AnswerState) -> AnswerState:
     """Answer "I'm 10% service connected, do I have to pay the funding fee" with the exemption, not the fee table."""
     rating = funding_fee_rating_parse(text=state.text)
-    cited = _marked_sources(state, _FEE_CITED)
-    if cited is None:
-        return replace(state, decision="no_source")
-    reply = _worked_out(funding_fee_answer(rating=rating), cited, model=FUNDING_FEE_MODEL, routing_reason="funding_fee")
-    return replace(state, reply=reply, decision=f"exempt:{rating}")
+    return _worked_out_step(state, funding_fee_answer(rating=rating), _FEE_CITED, model=FUNDING_FEE_MODEL,
+                            routing_reason="funding_fee", decision=f"exempt:{rating}")
 
 
 # ---- whether the ratings beside a 100% meet SMC-S ----
@@ -291,6 +281,17 @@ def _regulation_chunks(state: AnswerState, url_suffix: str, numbers: set[str], *
         return -len(numbers & set(_NUMBER_RE.findall(chunk.content))), rank.get(chunk.chunk_id, len(rank) + 1)
 
     return sorted(page, key=order)[:limit]
+
+
+def _worked_out_step(state: AnswerState, answer: str, wanted: tuple[tuple[str, str], ...], *, model: str,
+                     routing_reason: str, decision: str, dated: bool = False) -> AnswerState:
+    """The state after a rule worked out in code: its reply citing ``wanted``'s sources, or, when one of them is
+    missing from the corpus, no reply (the question goes on to retrieval's answer)."""
+    cited = _marked_sources(state, wanted)
+    if cited is None:
+        return replace(state, decision="no_source")
+    reply = _worked_out(answer, cited, model=model, routing_reason=routing_reason, dated=dated)
+    return replace(state, reply=reply, decision=decision)
 
 
 def _marked_sources(state: AnswerState, wanted: tuple[tuple[str, str], ...]) -> list[tuple[SourceChunk, int]] | None:
