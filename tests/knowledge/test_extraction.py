@@ -593,7 +593,7 @@ def test_topics_accept_lists_from_the_database():
          'my father died in a VA hospital, how much will VA pay toward burial death in VA care burial allowance'),
         ('my husband was a vietnam vet and died of parkinsons last year. he never filed a claim for it. can i get '
          'anything', 'my husband was a vietnam vet and died of parkinsons last year. he never filed a claim for it. '
-         'can i get anything DIC survivors how to file a disability claim'),
+         'can i get anything Agent Orange presumptive conditions DIC survivors how to file a disability claim'),
         ("What evidence should I send in with my claim for sleep apnea?", "What evidence should I send in with my "
          "claim for sleep apnea? evidence VA needs for a disability claim"),
         ("my rating decision says hearing loss was deferred", "my rating decision says hearing loss was deferred "
@@ -789,6 +789,9 @@ def test_topics_accept_lists_from_the_database():
         ("sinus infections 4 times a year with headaches, i have to lay down. whats the rating for sinusitis",
          "sinus infections 4 times a year with headaches, i have to lay down. whats the rating for sinusitis"),
         ("headaches every week but i dont have to lie down", "headaches every week but i dont have to lie down"),
+        ("my dad was in vietnam and has prostate cancer, is it presumptive",
+         "my dad was in vietnam and has prostate cancer, is it presumptive Agent Orange presumptive conditions"),
+        ("I served in vietnam, what is the rating for a knee", "I served in vietnam, what is the rating for a knee"),
         ("my mom remarried after my dad died, can she still get dic",
          "my mom remarried after my dad died, can she still get dic DIC survivors remarriage age 55"),
         # Across the sentence: DIC named first, then marrying again.
