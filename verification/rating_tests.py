@@ -41,6 +41,9 @@ _LEVEL = r"(?P<value>100|[1-9]0|0)"
 _STATED_COMBINED_RE = re.compile(
     r"\b(?:i'?m|i am|puts? me|has me|have me)\s+(?:now\s+)?at\s+" + _LEVEL.replace("value", "value3")
     + r"\s?(?:%|percent\b)?(?!\s*(?:for|on)\b)|"
+    # "I'm 70% with PTSD at 50": a percentage said of the asker, not of a condition, is the combined one.
+    r"\b(?:i'?m|im|i am)\s+(?:now\s+)?" + _LEVEL.replace("value", "value4") + r"\s?(?:%|percent\b)"
+    r"(?=\s+(?:with|and|combined|total|overall|now|but|so)\b|\s*[,.;]|\s*$)|"
     r"\b(?:combined|overall|total)(?:\s+(?:rating|ratings|is|was|of|at|to|for|me|out))*\s+(?:at\s+)?" + _LEVEL
     + r"\s?(?:%|percent\b)?|(?<![\d.])" + _LEVEL.replace("value", "value2") + r"\s?(?:%|percent\b)?\s+"
     r"(?:combined|overall|total)\b", re.IGNORECASE)
@@ -117,7 +120,8 @@ def _ratings_read(text: str) -> list[tuple[int, bool]] | None:
     unsafe to read (_CORRECTED_RE, _NEGATED_FIGURE_RE, _ONE_DISABILITY_RE)."""
     if _CORRECTED_RE.search(text) or _ONE_DISABILITY_RE.search(text):
         return None
-    stated = {int(m.group("value") or m.group("value2") or m.group("value3")) for m in _STATED_COMBINED_RE.finditer(text)}
+    stated = {int(m.group("value") or m.group("value2") or m.group("value3") or m.group("value4"))
+              for m in _STATED_COMBINED_RE.finditer(text)}
     text = _SAID_OF_NONE_RE.sub(" ", _NONE_AT_RE.sub(" ", _STATED_COMBINED_RE.sub(" ", text)))
     if _NEGATED_FIGURE_RE.search(text):
         return None

@@ -114,3 +114,10 @@ def test_the_smc_s_answer_is_cited_to_its_section():
     assert result.model == SMC_S_MODEL and result.routing_reason == "smc_s_percentages" and not result.refused
     assert result.answer.startswith("Yes, this looks like SMC-S") and "50% and 20% combine to 60%" in result.answer
     assert [c["number"] for c in result.citations] == [1] and result.citations[0]["url"].endswith("/section-3.350")
+
+
+def test_a_percentage_said_of_the_asker_is_the_combined_rating_not_a_condition():
+    from verification.rating_tests import tdiu_ratings_parse
+    # "I'm 70% with PTSD at 50" was read as a condition at 70% ("one condition is rated 70%, enough by itself").
+    assert tdiu_ratings_parse(text="can i get tdiu if i'm 70% with ptsd at 50") is None
+    assert tdiu_ratings_parse(text="can i get tdiu if i'm 70%, ptsd 50 and back 40") == (50, 40)
