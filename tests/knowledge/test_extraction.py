@@ -789,6 +789,7 @@ def test_topics_accept_lists_from_the_database():
         ("sinus infections 4 times a year with headaches, i have to lay down. whats the rating for sinusitis",
          "sinus infections 4 times a year with headaches, i have to lay down. whats the rating for sinusitis"),
         ("headaches every week but i dont have to lie down", "headaches every week but i dont have to lie down"),
+        ("is sleep apnea secondary to ptsd", "is sleep apnea secondary to ptsd secondary service connection 3.310"),
         ("my dad was in vietnam and has prostate cancer, is it presumptive",
          "my dad was in vietnam and has prostate cancer, is it presumptive Agent Orange presumptive conditions"),
         ("I served in vietnam, what is the rating for a knee", "I served in vietnam, what is the rating for a knee"),
