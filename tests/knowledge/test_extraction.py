@@ -593,7 +593,7 @@ def test_topics_accept_lists_from_the_database():
          'my father died in a VA hospital, how much will VA pay toward burial death in VA care burial allowance'),
         ('my husband was a vietnam vet and died of parkinsons last year. he never filed a claim for it. can i get '
          'anything', 'my husband was a vietnam vet and died of parkinsons last year. he never filed a claim for it. '
-         'can i get anything Agent Orange presumptive conditions DIC survivors how to file a disability claim'),
+         'can i get anything DIC survivors how to file a disability claim'),
         ("What evidence should I send in with my claim for sleep apnea?", "What evidence should I send in with my "
          "claim for sleep apnea? evidence VA needs for a disability claim"),
         ("my rating decision says hearing loss was deferred", "my rating decision says hearing loss was deferred "

@@ -1904,11 +1904,10 @@ _FIGURE_ASKED_RE = re.compile(r"\b(?:how much|rates?|caps?|max(?:imum)?|amounts?
 _ON_OR_AFTER_RE = re.compile(r"\b(?:on or after)\s+(?:[a-z]+\s+\d{1,2},?\s+)?(?P<year>(?:19|20)\d\d)\b",
                              re.IGNORECASE)
 _BEFORE_RE = re.compile(r"\bbefore\s+(?:[a-z]+\s+\d{1,2},?\s+)?(?P<year>(?:19|20)\d\d)\b", re.IGNORECASE)
-_ANY_YEAR_RE = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
 
 
 def _asked_year(question: str) -> int | None:
-    """The one year a question asks an amount for, when it is not this year or last (those the sources hold)."""
+    """The one year a question asks an amount for, unless it is last year, this year or next (the sources' own)."""
     years = {int(m.group("year")) for m in _ASKED_YEAR_RE.finditer(question)}
     if len(years) != 1:
         return None
