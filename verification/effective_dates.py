@@ -18,10 +18,11 @@ import datetime
 import re
 from dataclasses import dataclass
 
+from verification.review_deadlines import MONTHS, first_of_next_month, one_year_on
+
 EFFECTIVE_DATE_URL_SUFFIX = "/disability/about-disability-ratings/effective-date/"
 PAYMENT_START_URL_SUFFIX = "/section-3.31"
 
-_MONTHS = {calendar.month_abbr[i].lower(): i for i in range(1, 13)}  # "jan": 1, ...
 _DATE = (r"(?:(?:in|on|of|around|about|early|mid|late|end of|beginning of)\s+)*"
          r"(?P<{p}month>january|february|march|april|may|june|july|august|september|october|november|december|"
          r"jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\b\.?"
@@ -82,15 +83,8 @@ class EffectiveDate:
 
 def _date(match: re.Match[str], prefix: str) -> MonthDate:
     year, day = match.group(f"{prefix}year"), match.group(f"{prefix}day")
-    return MonthDate(month=_MONTHS[match.group(f"{prefix}month").lower()[:3]], year=int(year) if year else None,
+    return MonthDate(month=MONTHS[match.group(f"{prefix}month").lower()[:3]], year=int(year) if year else None,
                      day=int(day) if day else None)
-
-
-def _one_year_on(day: datetime.date) -> datetime.date:
-    try:
-        return day.replace(year=day.year + 1)
-    except ValueError:  # February 29
-        return day.replace(year=day.year + 1, day=28)
 
 
 def effective_date_parse(*, text: str) -> EffectiveDate | None:
@@ -122,13 +116,9 @@ def effective_date_parse(*, text: str) -> EffectiveDate | None:
         return None
     if months_after == 12 and (separated.day is None or filed.day is None):
         return None  # the anniversary month: the days decide
-    within = sent <= _one_year_on(left) if months_after >= 12 else True
+    within = sent <= one_year_on(left) if months_after >= 12 else True
     effective = left + datetime.timedelta(days=1) if separated.day is not None and separated.year is not None else None
     return EffectiveDate(separated=separated, filed=filed, within_year=within, effective=effective)
-
-
-def _first_of_next_month(day: datetime.date) -> datetime.date:
-    return (day.replace(day=1) + datetime.timedelta(days=32)).replace(day=1)
 
 
 def effective_date_answer(*, found: EffectiveDate) -> str:
@@ -141,15 +131,15 @@ def effective_date_answer(*, found: EffectiveDate) -> str:
                 f"{separated} is past that year. Payments start on the first day of the month after the effective "
                 f"date [2].")
     if found.effective is not None:
-        start = _first_of_next_month(found.effective)
+        start = first_of_next_month(found.effective)
         when = (f"the effective date can be {found.effective:%B} {found.effective.day}, {found.effective.year}, the day "
                 f"after your separation, as long as the condition existed then [1]. Payments start on the first day "
                 f"of the month after the effective date [2]: {start:%B} {start.day}, {start.year}.")
     else:
         month, year = found.separated.month, found.separated.year
         if year is not None:
-            start = _first_of_next_month(datetime.date(year, month, 1))
-            after = _first_of_next_month(start)
+            start = first_of_next_month(datetime.date(year, month, 1))
+            after = first_of_next_month(start)
             last = calendar.monthrange(year, month)[1]
             paid = (f": {start:%B} 1, {start.year}, or {after:%B} 1, {after.year} if you separated on "
                     f"{calendar.month_name[month]} {last}")

@@ -44,6 +44,7 @@ from verification.layers.numbers import KIND_DATE, KIND_YEAR, facts_find, number
 from verification.layers.prompt import SOURCE_CLOSE, SOURCE_OPEN
 from verification.layers.types import SourceChunk
 from verification.layers.url_whitelist import url_allowed
+from verification.review_deadlines import first_of_next_month, one_year_on
 from verification.scope import SCOPE_MESSAGE_CHIT_CHAT
 from verification.services import _whitelist, answer_question
 
@@ -621,12 +622,9 @@ def _derived_from(question: str) -> set[str]:
         elif fact.kind == KIND_DATE and re.fullmatch(r"\d{4}-\d{2}(?:-\d{2})?", fact.value):
             year, month = int(fact.value[:4]), int(fact.value[5:7])
             day = datetime.date(year, month, int(fact.value[8:10]) if len(fact.value) == 10 else 1)
-            following = (day.replace(day=1) + datetime.timedelta(days=32)).replace(day=1)
-            after_that = (following + datetime.timedelta(days=32)).replace(day=1)
-            try:
-                year_on = day.replace(year=year + 1)
-            except ValueError:  # February 29
-                year_on = day.replace(year=year + 1, day=28)
+            following = first_of_next_month(day)
+            after_that = first_of_next_month(following)
+            year_on = one_year_on(day)
             derived |= {fact.value, str(year), str(year + 1), (day + datetime.timedelta(days=1)).isoformat(),
                         following.isoformat(), after_that.isoformat(), year_on.isoformat(), year_on.isoformat()[:7]}
     return derived

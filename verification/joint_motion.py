@@ -47,8 +47,8 @@ _FULL_EXTENSION_RE = re.compile(
     r"\b(?:straightens?|straightening|straighten|extension|extends?)\b[^.?!,]{0,25}?\b(?:all the way|fully|full|"
     r"normal|fine|ok|okay|completely|is 0|was 0|of 0|\(0\)|0 degrees|zero)\b|\bfull extension\b",
     re.IGNORECASE)
-_RATING_ASKED_RE = re.compile(r"\b(?:rating|rate|rated|percent|%|what (?:would|do|does|will|could) (?:i|that|it|va)|"
-                              r"how much|worth|get for|qualify)\b|%", re.IGNORECASE)
+_RATING_ASKED_RE = re.compile(r"%|\b(?:rating|rate|rated|percent|what (?:would|do|does|will|could) (?:i|that|it|va)|"
+                              r"how much|worth|get for|qualify)\b", re.IGNORECASE)
 _LEFT_ALONE_RE = re.compile(
     r"\b(?:both knees|knees are|each knee|other knee|left and right|right and left|replace\w*|tkr|prosthe\w*|ankylos\w*|frozen|"
     r"fused|instab\w*|unstable|gives? (?:out|way)|buckl\w*|menisc\w*|hip|elbow|shoulder|ankle|wrist|spine|back|neck|"

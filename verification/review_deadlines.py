@@ -21,7 +21,7 @@ from dataclasses import dataclass
 DECISION_REVIEWS_URL_SUFFIX = "/decision-reviews/"
 MISSED_DEADLINE_URL_SUFFIX = "/decision-reviews/faq/"
 
-_MONTHS = {calendar.month_abbr[i].lower(): i for i in range(1, 13)}  # "jan": 1, ...
+MONTHS = {calendar.month_abbr[i].lower(): i for i in range(1, 13)}  # "jan": 1, ...
 _DATE = (r"(?P<month>jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?(?:\s+(?P<day>\d{1,2})(?:st|nd|rd|th)?)?,?"
          r"\s+(?:of\s+)?(?P<year>20\d\d)\b")
 _DECISION_DATE_RE = re.compile(
@@ -82,7 +82,7 @@ def _window_ago(found: re.Match[str], today: datetime.date) -> ReviewWindow | No
     else:
         return None
     decided = today - datetime.timedelta(days=round(months * 30.44))
-    return ReviewWindow(decided=decided, day_given=False, closes=_one_year_on(decided), open=still_open,
+    return ReviewWindow(decided=decided, day_given=False, closes=one_year_on(decided), open=still_open,
                         ago=found.group("ago"))
 
 
@@ -96,11 +96,11 @@ def review_window_parse(*, text: str, today: datetime.date) -> ReviewWindow | No
     if agos:
         return _window_ago(agos[0], today) if len(agos) == 1 and not dates and not _ANY_DATE_RE.search(text) else None
     others = [m for m in _ANY_DATE_RE.finditer(text)
-              if (int(m.group("year")), _MONTHS[m.group("month").lower()[:3]]) != (today.year, today.month)]
+              if (int(m.group("year")), MONTHS[m.group("month").lower()[:3]]) != (today.year, today.month)]
     if len(dates) != 1 or len(others) > 1:
         return None  # none, or another date beside it (a second decision, the filing's); "it's now November" is none
     found = dates[0]
-    month, year = _MONTHS[found.group("month").lower()[:3]], int(found.group("year"))
+    month, year = MONTHS[found.group("month").lower()[:3]], int(found.group("year"))
     day = int(found.group("day")) if found.group("day") else None
     try:
         decided = datetime.date(year, month, day or 1)
@@ -108,13 +108,18 @@ def review_window_parse(*, text: str, today: datetime.date) -> ReviewWindow | No
         return None
     if decided > today:
         return None
-    closes = _one_year_on(decided)
+    closes = one_year_on(decided)
     if day is None and (closes.year, closes.month) == (today.year, today.month):
         return None  # the window ends this month, on a day the asker did not give
     return ReviewWindow(decided=decided, day_given=day is not None, closes=closes, open=today <= closes)
 
 
-def _one_year_on(day: datetime.date) -> datetime.date:
+def first_of_next_month(day: datetime.date) -> datetime.date:
+    return (day.replace(day=1) + datetime.timedelta(days=32)).replace(day=1)
+
+
+def one_year_on(day: datetime.date) -> datetime.date:
+    """The same date a year later (February 29 → February 28)."""
     try:
         return day.replace(year=day.year + 1)
     except ValueError:  # February 29

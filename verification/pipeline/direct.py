@@ -296,9 +296,10 @@ def _worked_out_step(state: AnswerState, answer: str, wanted: tuple[tuple[str, s
 
 def _marked_sources(state: AnswerState, wanted: tuple[tuple[str, str], ...]) -> list[tuple[SourceChunk, int]] | None:
     """For each (page's URL suffix, words), the first chunk of that page holding the words: the source of marker [n]
-    of a worked-out answer is ``wanted[n - 1]``'s; None when one is missing (the corpus changed)."""
-    found = [next((pair for pair in _regulation_chunks(state, suffix, set(), limit=None) if words in pair[0].content),
-                  None) for suffix, words in wanted]
+    of a worked-out answer is ``wanted[n - 1]``'s, each page read once; None when one is missing (the corpus
+    changed)."""
+    pages = {suffix: _regulation_chunks(state, suffix, set(), limit=None) for suffix in dict.fromkeys(s for s, _ in wanted)}
+    found = [next((pair for pair in pages[suffix] if words in pair[0].content), None) for suffix, words in wanted]
     return found if all(found) else None
 
 
