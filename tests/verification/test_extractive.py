@@ -322,6 +322,17 @@ def test_some_rows_of_a_table_bring_the_whole_table_in_order():
     assert [row[2:5] for row in rows] == ["60%", "100", "90%", "50%"]
 
 
+def test_a_row_whose_label_runs_long_is_still_listed_as_a_row():
+    burial = [("VA burial allowance maximums, by date of death:", ON_TOPIC),
+              ("Service-connected death on or after September 11, 2001 — up to $2,000", NEAR),
+              ("Non-service-connected death from October 1, 2019 to September 30, 2020 — $300 burial allowance and "
+               "$796 plot allowance", ON_TOPIC)]
+    text = generate("how much does VA pay for burial if the death was not service connected", {1: burial}, {1: 0.7},
+                    {1: "rating_table"}).text
+    rows = [line for line in text.splitlines() if line.startswith("- ")]
+    assert [row[:24] for row in rows] == ["- Service-connected deat", "- Non-service-connected "]
+
+
 def test_what_percentage_asks_for_the_levels():
     text = generate("what percentage do i get for 8 months", {1: TIERS}, {1: 0.7}, {1: "rating_table"}).text
     assert text.startswith("- 60% — at least 6 months") and "Your percentage of the benefit depends" in text

@@ -146,7 +146,7 @@ MAX_SOURCE_CHUNKS = 3
 
 # A table row: a rating level ("10% — recurrent tinnitus") or a short label and its value ("Basic monthly
 # rate — $1,699.36", "First use, less than 5% down — 2.15%", "Level 0 — no complaints").
-_ROW_RE = re.compile(r"^\s*(?:[-•*]\s*)?(?:\d{1,3}\s?%|[^.!?\n]{1,60}? — )")
+_ROW_RE = re.compile(r"^\s*(?:[-•*]\s*)?(?:\d{1,3}\s?%|[^.!?\n]{1,90}? — )")
 _END_PUNCT_RE = re.compile(r"[.!?;:]+[\"')\]]*$")
 _DIGIT_RE = re.compile(r"\d")
 _DC_RE = re.compile(r"\d{4}")  # a diagnostic code, not a form number ("21-526EZ")
