@@ -593,7 +593,8 @@ def test_topics_accept_lists_from_the_database():
          'my father died in a VA hospital, how much will VA pay toward burial death in VA care burial allowance'),
         ('my husband was a vietnam vet and died of parkinsons last year. he never filed a claim for it. can i get '
          'anything', 'my husband was a vietnam vet and died of parkinsons last year. he never filed a claim for it. '
-         'can i get anything DIC survivors how to file a disability claim'),
+         'can i get anything veteran died from an Agent Orange condition what the widow or family can get DIC '
+         'survivors how to file a disability claim'),
         ("What evidence should I send in with my claim for sleep apnea?", "What evidence should I send in with my "
          "claim for sleep apnea? evidence VA needs for a disability claim"),
         ("my rating decision says hearing loss was deferred", "my rating decision says hearing loss was deferred "
@@ -793,6 +794,14 @@ def test_topics_accept_lists_from_the_database():
         ("my dad was in vietnam and has prostate cancer, is it presumptive",
          "my dad was in vietnam and has prostate cancer, is it presumptive Agent Orange presumptive conditions"),
         ("I served in vietnam, what is the rating for a knee", "I served in vietnam, what is the rating for a knee"),
+        # A survivor's: the page on a death from a condition on the list, not the living veteran's list.
+        ("my husband was in vietnam and died of parkinsons, can i get anything as his widow",
+         "my husband was in vietnam and died of parkinsons, can i get anything as his widow "
+         "veteran died from an Agent Orange condition what the widow or family can get DIC survivors"),
+        ("my husband died, he was in vietnam. what is agent orange",
+         "my husband died, he was in vietnam. what is agent orange"),
+        ("he died of bladder cancer (vietnam). VA denied my DIC, is it worth trying again",
+         "he died of bladder cancer (vietnam). VA denied my DIC, is it worth trying again"),
         ("my mom remarried after my dad died, can she still get dic",
          "my mom remarried after my dad died, can she still get dic DIC survivors remarriage age 55"),
         # Across the sentence: DIC named first, then marrying again.
