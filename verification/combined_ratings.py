@@ -191,7 +191,9 @@ _FOR_CONDITION_AFTER_RE = re.compile(
     r"(?!combined|total|overall|everything|all\b|it\b|that\b|this\b|now\b|me\b|us\b|them\b)[a-z]"
     r"|\s*(?:%|percent\b)?\s+(?:(?:left|right|lower|upper|bilateral)\s+)?(?!combined|total|overall|and\b|or\b|but\b|so\b|"
     r"now\b|is\b|was\b|because\b|since\b|which\b|when\b|if\b|that\b|then\b|rating|disab|service|sc\b|p&t|"
-    r"permanent|percent|in\b|at\b|from\b|to\b|with\b|by\b|of\b|after\b|before\b|a\b|an\b|the\b|my\b)[a-z]{3,}",
+    r"permanent|percent|in\b|at\b|from\b|to\b|with\b|by\b|of\b|after\b|before\b|a\b|an\b|the\b|my\b|"
+    # "my brother says 100 lol": a laugh, not a condition
+    r"lol\b|lmao\b|haha|smh\b|tho\b|though\b)[a-z]{3,}",
     re.IGNORECASE)
 # "30 ptsd, 30 back, 20 knee, combined 60": after the ratings it sums up, a combined figure is the one the asker
 # was given ("my combined is 70 and I just got 30", coming first, is a rating still to combine).

@@ -99,6 +99,10 @@ def test_a_combined_figure_someone_stated_is_not_a_rating_to_combine():
     assert asked.ratings == (40, 20) and asked.believed == 60
     assert combined_question_parse(text="ratings: 30 knee, 20 back, 10 tinnitus. what do i come out to?"
                                    ).ratings == (30, 20, 10)
+    # A laugh after someone's figure is no condition: "my brother says 100 lol" is the total he gave.
+    asked = combined_question_parse(text="I have 60 for my back/legs, 30 for migraines, 10 tinnitus. whats my combined "
+                                         "rating? my brother says 100 lol")
+    assert asked.ratings == (60, 30, 10) and asked.believed == 100
 
 
 @pytest.mark.parametrize(("text", "believed"), [("i have 50 and 30, why isnt that 80", 80),
