@@ -88,6 +88,9 @@ from verification.own_record import (
         ("wheres my claim", KIND_CLAIM_STATUS),
         ("my c&p was this morning, how did i do", KIND_CLAIM_STATUS),
         ("when will my backpay hit my account", KIND_PAYMENT),
+        ("how much backpay am i getting?? my decision came out tuesday, 70% effective date of June 2023", KIND_PAYMENT),
+        ("did va stop my pension? nothing came this month", KIND_PAYMENT),
+        ("My mom gets DIC and it didn't come this month. Can you check if VA stopped her payments??", KIND_SOMEONE_ELSE),
     ],
 )
 def test_questions_about_the_askers_own_record_are_recognised(question, kind):
@@ -133,6 +136,9 @@ def test_questions_about_the_askers_own_record_are_recognised(question, kind):
     # The rule that dates a payment (38 CFR 3.400, 3.31), asked with the asker's dates.
     "Got out of the navy June 2025 and I filed my claim in april 2026. If they approve it when does my back pay start from",
     "when is a c&p exam usually scheduled",
+    "how much back pay will i get if they approve my claim from 2023",
+    "will va stop my pension if i get married",
+    "can va stop my payments if i move overseas",
 ])
 def test_general_questions_are_not_about_the_askers_record(question):
     assert own_record_kind(question=question) is None
