@@ -327,6 +327,14 @@ OTHER_AGENCY_QUESTIONS = [
     ("can my landlord evict me if my VA disability check is late one month? I'm in Georgia", COURTS),
     ("how do i appeal my property tax assessment with the county, they valued my house way too high, im a disabled vet",
      COUNTY),
+    # A benefit word beside a question another body decides.
+    ("can I join the national guard with a 20% VA rating for my back? recruiter said I need a medical waiver", DOD),
+    ("I have a 30% VA rating from my first enlistment that I waived. will the E7 board hold it against me", DOD),
+    ("my boss keeps giving me crap about leaving early for my VA appointments. can he write me up for that?", COURTS),
+    ("selling the house we bought with our VA loan, made like 90k profit. do i owe capital gains tax on that", IRS),
+    ("How do I set up a will or a trust so my house goes to my kids? theres a VA loan on it if that matters", COURTS),
+    ("I'm 45% disabled with the VA and can't work. How do I apply for Social Security disability (SSDI) and how much "
+     "would I get from them?", SSA),
 ]
 
 MEDICAL_ADVICE_QUESTIONS = [
@@ -598,6 +606,11 @@ IN_SCOPE_QUESTIONS = [
     "How do I add my child as a dependent?",
     "Can I be buried in a national cemetery?",
     "What does P&T mean?",
+    # What SSDI does to a VA payment, both at once, or a VA debt's waiver: VA's.
+    "if i apply for ssdi will it lower my va disability",
+    "can i file for ssdi and tdiu both",
+    "can i get a waiver of my VA debt",
+    "does the Board of Veterans Appeals hold a hearing",
     "",
     "   ",
 ]
@@ -1379,7 +1392,7 @@ def test_a_phrase_added_to_the_file_refuses_the_question(tmp_path):
 
 
 def test_a_phrase_removed_from_the_file_keeps_the_question(tmp_path):
-    question = "How do I apply for SSDI?"
+    question = "What is SSDI?"
     assert scope_check(question=question).agency == SSA
     path = scope_file_edited(tmp_path, "      - 'ssdi'\n", "")
     assert scope_check(question=question, tables=scope_tables_load(path=path)) == IN_SCOPE
