@@ -802,6 +802,17 @@ def test_topics_accept_lists_from_the_database():
          "my husband died, he was in vietnam. what is agent orange"),
         ("he died of bladder cancer (vietnam). VA denied my DIC, is it worth trying again",
          "he died of bladder cancer (vietnam). VA denied my DIC, is it worth trying again"),
+        # No new evidence and an error in the record: the Higher-Level Review, not the Supplemental Claim.
+        ("VA denied my knee claim. the rater ignored my STRs that were already in the file. I dont have any new "
+         "evidence. what do I file",
+         "VA denied my knee claim. the rater ignored my STRs that were already in the file. I dont have any new "
+         "evidence. what do I file Higher-Level Review a senior reviewer looks again at the same evidence"),
+        ("denied last month and i have new evidence now", "denied last month and i have new evidence now "
+         "Supplemental Claim new and relevant evidence"),
+        # Past the year with new evidence: a Supplemental Claim has no deadline.
+        ("denied in 2019, way past a year. now he has a doctors letter (nexus). is it too late to appeal",
+         "denied in 2019, way past a year. now he has a doctors letter (nexus). is it too late to appeal nexus letter "
+         "reopening a denied claim Supplemental Claim no deadline new and relevant evidence"),
         ("my mom remarried after my dad died, can she still get dic",
          "my mom remarried after my dad died, can she still get dic DIC survivors remarriage age 55"),
         # Across the sentence: DIC named first, then marrying again.
