@@ -24,7 +24,9 @@ _OWED_ASKED_RE = re.compile(
     re.IGNORECASE)
 # The asker's own rating: "I'm 10% service connected", "rated 30%", "i have a 30% rating", "my rating is 70".
 _OWN_RATING_RE = re.compile(
-    r"\b(?:i'?m|im|i am|i'?ve been|rated(?: at)?|i have a|i got a|i get|my rating is|with my|with a)\s+(?:now\s+)?"
+    r"\b(?:i'?m|im|i am|i'?ve been|rated(?: at)?|i have a|i got a|i get|my rating is|with my|with a|"
+    # "my combined rating just went up to 40%", "VA bumped me to 70 percent"
+    r"my (?:combined )?rating (?:just )?(?:went up|got raised|was raised|increased) to|bumped me (?:up )?to)\s+(?:now\s+)?"
     r"(?P<value>100|[1-9]0)\s?(?:%|percent\b)"
     r"|(?<![\d.])(?P<value2>100|[1-9]0)\s?(?:%|percent)\s+(?:service[- ]?connected|sc\b|disabled|disability|rating|rated|va)",
     re.IGNORECASE)
@@ -38,11 +40,15 @@ def funding_fee_rating_parse(*, text: str) -> int | None:
     """The asker's own rating when they ask whether they owe the funding fee, or None."""
     if not _FEE_RE.search(text) or not _OWED_ASKED_RE.search(text) or _LEFT_ALONE_RE.search(text):
         return None
+    rating = own_rating_find(text=text)
+    return rating if rating is not None and rating >= 10 else None
+
+
+def own_rating_find(*, text: str) -> int | None:
+    """The one rating the asker says is theirs ("I'm 10% service connected", "my rating is 70%"), or None when they
+    give none or several."""
     ratings = {int(m.group("value") or m.group("value2")) for m in _OWN_RATING_RE.finditer(text)}
-    if len(ratings) != 1:
-        return None
-    rating = ratings.pop()
-    return rating if rating >= 10 else None
+    return ratings.pop() if len(ratings) == 1 else None
 
 
 def funding_fee_answer(*, rating: int) -> str:

@@ -42,6 +42,7 @@ ANSWER_STEPS: tuple[Step, ...] = (
     Step("effective_date", direct.effective_date, when=direct.asks_effective_date),  # "out Aug 2024, filed June 2025"
     Step("knee_motion", direct.knee_motion, when=direct.asks_knee_motion),  # "bends to 50, straightens all the way"
     Step("funding_fee", direct.funding_fee, when=direct.asks_funding_fee),  # "I'm 10% SC, do I pay the funding fee"
+    Step("priority_group", direct.priority_group, when=direct.asks_priority_group),  # "went up to 40%, what priority group"
     Step("smc_s", direct.smc_s, when=direct.asks_smc_s),  # "100% for PTSD, 50 and 20 besides, extra pay?": 3.350(i)
     Step("pay_rate", direct.pay_rate, when=direct.asks_pay_rate),  # "how much is 70 percent": the rates row
     Step("relevance", retrieval.relevance),  # Layer 1 and the 1b refusal

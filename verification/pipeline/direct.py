@@ -34,6 +34,14 @@ from verification.non_va_documents import asks_about_document, non_va_document_a
 from verification.own_record import URL_SUFFIXES, own_record_answer, own_record_kind
 from verification.pipeline.reply import clean_verification
 from verification.pipeline.state import AnswerState, Reply, replace
+from verification.priority_groups import (
+    FREE_WORDS,
+    NO_COPAYS_WORDS,
+    PRIORITY_URL_SUFFIX,
+    priority_group_answer,
+    priority_group_rating_parse,
+)
+from verification.priority_groups import priority_group as priority_group_of
 from verification.rating_tests import (
     CFR_3_350_URL_SUFFIX,
     CFR_4_16_URL_SUFFIX,
@@ -126,11 +134,16 @@ def _worked_out(answer: str, cited: list[tuple[SourceChunk, int]], *, model: str
                 dated: bool = False) -> Reply:
     """The reply of a rule worked out in code: ``cited[n - 1]`` is the source of marker [n]; those the answer does not
     use are left out (ratings that meet TDIU's test cite [1] only)."""
-    used = {int(n) for n in CITATION_MARKER_RE.findall(answer)}
-    # The sources used are numbered from 1 in order ("bends fully" left out, a knee's extension alone cites [1]).
-    renumber = {n: i for i, n in enumerate(sorted(used), start=1)}
+    used = sorted({int(n) for n in CITATION_MARKER_RE.findall(answer)})
+    # The sources used are numbered from 1 in order ("bends fully" left out, a knee's extension alone cites [1]); two
+    # markers whose words one chunk holds are one source, one number.
+    first = {}
+    for n in used:
+        first.setdefault(cited[n - 1][0].chunk_id, n)
+    renumber = {n: i for i, n in enumerate(sorted(first.values()), start=1)}
+    renumber |= {n: renumber[first[cited[n - 1][0].chunk_id]] for n in used}
     answer = CITATION_MARKER_RE.sub(lambda m: f"[{renumber[int(m.group(1))]}]", answer)
-    numbered = [(renumber[n], chunk, source_id) for n, (chunk, source_id) in enumerate(cited, start=1) if n in used]
+    numbered = [(renumber[n], *cited[n - 1]) for n in sorted(first.values())]
     citations = tuple({"number": n, "chunk_id": c.entry_id, "url": c.url, "title": c.title, "quote": c.content[:300]}
                       for n, c, _ in numbered)
     return Reply(answer=answer, model=model, routing_reason=routing_reason, verification=clean_verification(),
@@ -217,6 +230,27 @@ def funding_fee(state: AnswerState) -> AnswerState:
     rating = funding_fee_rating_parse(text=state.text)
     return _worked_out_step(state, funding_fee_answer(rating=rating), _FEE_CITED, model=FUNDING_FEE_MODEL,
                             routing_reason="funding_fee", decision=f"exempt:{rating}")
+
+
+# ---- the health care priority group a rating places a veteran in ----
+
+PRIORITY_GROUP_MODEL = "rule (VA health care priority groups)"
+
+
+def asks_priority_group(state: AnswerState) -> bool:
+    return priority_group_rating_parse(text=state.text) is not None
+
+
+def priority_group(state: AnswerState) -> AnswerState:
+    """Answer "my rating went up to 40%, what priority group am I in" with the group that rating places the asker in
+    (it led with the income groups 7 and 8)."""
+    rating = priority_group_rating_parse(text=state.text)
+    group, words = priority_group_of(rating=rating)
+    cited = ((PRIORITY_URL_SUFFIX, words), (PRIORITY_URL_SUFFIX, FREE_WORDS))
+    if group == 1:
+        cited += ((PRIORITY_URL_SUFFIX, NO_COPAYS_WORDS),)
+    return _worked_out_step(state, priority_group_answer(rating=rating), cited, model=PRIORITY_GROUP_MODEL,
+                            routing_reason="priority_group", decision=f"group:{group}")
 
 
 # ---- whether the ratings beside a 100% meet SMC-S ----
