@@ -42,6 +42,11 @@ _EXTENSION_RE = re.compile(
     r"won'?t straighten (?:the )?(?:last )?|extension (?:is |was |limited to |of |at |measured (?:at )?|only )*-?|"
     r"straightens? (?:only )?(?:to|within)\s+)\s*(?:about\s+|around\s+|like\s+)?" + _DEGREES.replace("deg>", "ext>"),
     re.IGNORECASE)
+# "It won't go straight either, stops about 10 degrees short": the figure before the words that make it straightening.
+_SHORT_OF_STRAIGHT_RE = re.compile(
+    r"\b(?:stops?|stopping|stopped|ends?|comes? up|gets?|sits?)\s+(?:about\s+|around\s+|like\s+|maybe\s+|roughly\s+)?"
+    r"(?P<ext>\d{1,2})\s*(?:degrees?|deg|°)\s+(?:short|from straight|shy)\b",
+    re.IGNORECASE)
 _FULL_EXTENSION_RE = re.compile(
     r"(?<!won't )(?<!wont )(?<!can't )(?<!cant )(?<!doesn't )(?<!doesnt )(?<!not )(?<!never )(?<!won't fully )"
     r"\b(?:straightens?|straightening|straighten|extension|extends?)\b[^.?!,]{0,25}?\b(?:all the way|fully|full|"
@@ -77,7 +82,7 @@ def knee_motion_parse(*, text: str) -> KneeMotion | None:
             or _LEFT_ALONE_RE.search(text):
         return None
     bends = {int(m.group("deg") or m.group("deg2") or m.group("deg3")) for m in _FLEXION_RE.finditer(text)}
-    lacks = {int(m.group("ext")) for m in _EXTENSION_RE.finditer(text)}
+    lacks = {int(m.group("ext")) for pattern in (_EXTENSION_RE, _SHORT_OF_STRAIGHT_RE) for m in pattern.finditer(text)}
     if _FULL_EXTENSION_RE.search(text):
         lacks.add(0)
     if len(bends) > 1 or len(lacks) > 1 or (not bends and not lacks - {0}) or any(d > 140 for d in bends) \

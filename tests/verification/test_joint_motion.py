@@ -37,6 +37,9 @@ def test_extension_levels_follow_dc_5261(degrees, level):
     # "Stays bent about 15 degrees": it cannot straighten past that.
     ("i cant straighten my knee all the way anymore, it stays bent about 15 degrees. does va rate that",
      KneeMotion(flexion=None, extension=15, painful=False)),
+    # The figure before the words: "stops about 10 degrees short" (it gave the bending alone).
+    ("my right knee only bends to about 30 degrees and it wont go straight either, stops about 10 degrees short. what % "
+     "would each be", KneeMotion(flexion=30, extension=10, painful=False)),
 ])
 def test_the_measurements_are_read_as_bending_and_straightening(question, motion):
     assert knee_motion_parse(text=question) == motion
