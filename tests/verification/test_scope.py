@@ -335,6 +335,9 @@ OTHER_AGENCY_QUESTIONS = [
     ("How do I set up a will or a trust so my house goes to my kids? theres a VA loan on it if that matters", COURTS),
     ("I'm 45% disabled with the VA and can't work. How do I apply for Social Security disability (SSDI) and how much "
      "would I get from them?", SSA),
+    ("I'm 62 and thinking about starting Social Security early. does my 70% VA rating lower it, should I wait", SSA),
+    ("wife started working this year. should we file married jointly or separately? i have VA comp", IRS),
+    ("how long is the section 8 waitlist in maricopa county? I'm a vet on VA pension", HUD),
 ]
 
 MEDICAL_ADVICE_QUESTIONS = [
@@ -404,6 +407,7 @@ MEDICAL_ADVICE_QUESTIONS = [
     "VA surgeon says I can do the hernia mesh repair now or watch and wait. which one would you pick if you were me?",
     "i take 800mg ibuprofen 3 times a day for my knees. is that too much? should I switch to something else",
     "Ive had pressure in my chest on and off since yesterday when I climb stairs. Is it my heart or my old rib injury?",
+    "I was around the burn pits at Balad 2007. theres a mole on my back that changed color and got bigger. is it cancer?",
 ]
 
 CRISIS_QUESTIONS = [
@@ -897,6 +901,11 @@ OUTSIDE_BENEFITS_QUESTIONS = [
     "how do i get my old army email back",
     "what is a good gift for a veteran who has everything",
     "how do i get revenge on the va for denying me",
+    "honestly is the VA gonna get privatized? what do you think, are they pushing everyone to community care",
+    "I need a 1000 word essay on the history of the GI Bill from 1944 to now for my english class. can you write it",
+    "write me a python script that calculates VA math combined rating from a list of percentages",
+    "Can you make me a monthly budget? VA check is 2,241, part time job about 1,300, rent 1,400",
+    "If Captain America was a real veteran, how much VA back pay would he get for the 70 yrs he was frozen",
 ]
 NEAR_DOMAIN_IN_SCOPE = [
     "my ptsd - nightmares few times a week, panic attacks, me and my wife fight constantly and i dont really have "
@@ -1164,6 +1173,10 @@ NEAR_DOMAIN_IN_SCOPE = [
     "who gets the flag at a veteran's funeral",
     "I joined the national guard in 2010, can I use the GI Bill",
     "does marijuana use affect my VA health care",
+    "is bladder cancer presumptive for agent orange",
+    "my chest was tight during my c&p exam, does that count",
+    "can i use the GI Bill to write a book",
+    "is the va privatizing community care",
 ]
 
 
@@ -1429,7 +1442,10 @@ def test_a_symptom_asked_as_urgent_is_marked_for_the_911_message():
     urgent = scope_check(question="having bad chest pain right now and my left arm feels numb")
     for terse in ("chest hurts bad rn", "cant breathe",
                   # asked as a rating question, the 911 message still comes first
-                  "is chest pain going down my left arm something that counts for my heart rating or should i wait"):
+                  "is chest pain going down my left arm something that counts for my heart rating or should i wait",
+                  # a tight chest since the morning, an arm gone tingly, asked as if it were the asker's rated anxiety
+                  "my chest has been tight since this morning and my left arm is kind of tingly. is this just my service "
+                  "connected anxiety acting up or should i be worried"):
         assert scope_check(question=terse).urgent, terse
     dose = scope_check(question="VA gave me 300mg gabapentin. Is it safe if I take 600 at a time?")
     assert urgent.category == dose.category == CATEGORY_MEDICAL_ADVICE
