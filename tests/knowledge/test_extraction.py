@@ -842,6 +842,10 @@ def test_topics_accept_lists_from_the_database():
          "he was 100% p&t for 12 years and died in a wreck DIC rated totally disabled 10 years before death"),
         ("can i add my wife and get more money",
          "can i add my wife and get more money dependent extra compensation for dependents"),
+        # The spouse named before the adding (it was refused, retrieval too weak).
+        ("just got married!! im 40% rated, how do i get my wife added so i get paid more",
+         "just got married!! im 40% rated, how do i get my wife added so i get paid more dependent extra compensation for "
+         "dependents"),
         ("is it too late for voc rehab", "is it too late for voc rehab 12-year basic period of eligibility"),
         ("no rating and i make too much for va health care right",
          "no rating and i make too much for va health care right VA health care income PACT Act expansion enroll "
