@@ -1073,6 +1073,27 @@ def test_a_condition_named_as_the_cause_of_another_is_not_answered_with_its_tabl
     assert answer("what rating for diabetes from agent orange").startswith("DC 7913")
 
 
+def test_a_condition_a_death_came_from_is_not_asked_about_so_the_burial_pages_answer():
+    table = [("DC 6819 malignant neoplasms of the respiratory system are rated in 38 CFR 4.97:", NEAR),
+             ("100% — during treatment", OFF)]
+    burial = [("For a service-connected death, VA pays up to $2,000 toward burial costs.", ON_TOPIC)]
+    chunks = [SourceChunk(number=1, chunk_id=1, entry_id="e1", title="VA burial allowance", url="https://www.va.gov/1",
+                          content="", score=0.7),
+              SourceChunk(number=2, chunk_id=2, entry_id="e2", title="Lung cancer rating, DC 6819",
+                          url="https://www.ecfr.gov/2", content="DC 6819", score=0.5, diagnostic_code="6819")]
+
+    def answer(question: str) -> str:
+        return extractive_generate(question=question, question_vector=QUESTION_VECTOR, chunks=chunks,
+                                   units={1: burial, 2: table}, chunk_types={2: "rating_table"}, codes=("6819",),
+                                   condition_names={"lung cancer": "6819"}).text
+
+    # It said nothing: the burial pages hold no levels for the code the cause of death implied.
+    assert answer("my husbands death was service connected (lung cancer from burn pits, he was rated for it). the funeral "
+                  "cost us almost 11 thousand. how much will VA pay toward it and is there a deadline to apply"
+                  ).startswith("For a service-connected death, VA pays up to $2,000")
+    assert answer("what is the rating for lung cancer").startswith("DC 6819")
+
+
 def test_a_bare_tens_figure_beside_a_written_level_is_a_level_asked():
     from verification.generators.extractive import levels_asked
     assert levels_asked("ankle rated 10 percent what do i need for 20") == frozenset({10, 20})

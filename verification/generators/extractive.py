@@ -1496,6 +1496,9 @@ def _rated_for(question: str, names: tuple[re.Pattern, dict[str, str]] | None) -
 _CAUSE_BEFORE_RE = re.compile(r"\b(?:from|due to|caused by|because of|secondary to|related to|through|via)\s+"
                               r"(?:(?:my|his|her|the|a|an|service[- ]connected|sc|taking|years? of)\s+)*$", re.IGNORECASE)
 _CLAUSE_END_RE = re.compile(r"[.?!;,:]")
+# "My husband's death was service connected (lung cancer from burn pits), how much will VA pay toward the funeral":
+# a condition named in the sentence of a death is what the death came from, not a table asked about.
+_DEATH_BEFORE_RE = re.compile(r"\b(?:died|dies|death|passed away|passed|killed)\b[^.?!]{0,60}$", re.IGNORECASE)
 
 
 # Words of the schedule's names that name no condition on their own ("loss of use", "due to", "type 2").
@@ -1515,7 +1518,8 @@ def _condition_words(names: tuple[tuple[str, str], ...]) -> frozenset[str]:
 def _causes_named(
     question: str, names: tuple[re.Pattern, dict[str, str]] | None, condition_words: frozenset[str],
 ) -> frozenset[str]:
-    """Return the codes of conditions the question names only as the cause of another ("neuropathy from diabetes").
+    """Return the codes of conditions the question names only as the cause of another ("neuropathy from diabetes") or
+    of a death ("he died of lung cancer").
 
     A condition is a cause when "from", "due to" or the like comes right before it and the clause before
     that names another condition in a condition's words; "how much would I get from my diabetes" and "tired
@@ -1534,7 +1538,8 @@ def _causes_named(
         before = question[:match.start()]
         connector = _CAUSE_BEFORE_RE.search(before)
         clause = _CLAUSE_END_RE.split(before[:connector.start()])[-1] if connector else ""
-        (as_cause if connector and content_words(clause) & condition_words else on_own).add(code)
+        (as_cause if (connector and content_words(clause) & condition_words) or _DEATH_BEFORE_RE.search(before)
+         else on_own).add(code)
     return frozenset(as_cause - on_own)
 
 
