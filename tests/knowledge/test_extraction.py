@@ -842,6 +842,27 @@ def test_topics_accept_lists_from_the_database():
          "he was 100% p&t for 12 years and died in a wreck DIC rated totally disabled 10 years before death"),
         ("can i add my wife and get more money",
          "can i add my wife and get more money dependent extra compensation for dependents"),
+        ("Just got 100% P&T!! somebody said my kids get free college from the VA now, is that real",
+         "Just got 100% P&T!! somebody said my kids get free college from the VA now, is that real Survivors' and "
+         "Dependents' Educational Assistance (DEA, chapter 35)"),
+        # Care abroad: the Foreign Medical Program (it got the clothing allowance).
+        ("Retiring to Costa Rica next year. I'm 50% for my back. If I see a doctor down there will VA cover it",
+         "Retiring to Costa Rica next year. I'm 50% for my back. If I see a doctor down there will VA cover it "
+         "Foreign Medical Program FMP care outside the United States"),
+        ("we are moving to germany, can i still use my gi bill", "we are moving to germany, can i still use my gi bill"),
+        # A rated veteran's own VA life insurance is VALife (the tinnitus table led).
+        ("I'm 62 and only 10% for tinnitus. can I get the VA life insurance?",
+         "I'm 62 and only 10% for tinnitus. can I get the VA life insurance? Veterans Affairs Life Insurance VALife "
+         "guaranteed whole life for service-connected veterans"),
+        ("how do i convert my va life insurance after i get out", "how do i convert my va life insurance after i get out"),
+        # Parents of a service member who died: Parents' DIC (a spouse's page led).
+        ("our son was killed in Afghanistan in 2012. My husband and I are both retired now and just living on social "
+         "security. somebody at the VFW said parents can get a monthly payment from the VA?",
+         "our son was killed in Afghanistan in 2012. My husband and I are both retired now and just living on social "
+         "security. somebody at the VFW said parents can get a monthly payment from the VA? Parents' DIC Veterans Service "
+         "Organization representative"),
+        ("our son was killed in Iraq, can he be buried at arlington", "our son was killed in Iraq, can he be buried at "
+         "arlington"),
         # The spouse named before the adding (it was refused, retrieval too weak).
         ("just got married!! im 40% rated, how do i get my wife added so i get paid more",
          "just got married!! im 40% rated, how do i get my wife added so i get paid more dependent extra compensation for "
