@@ -91,6 +91,9 @@ from verification.own_record import (
         ("how much backpay am i getting?? my decision came out tuesday, 70% effective date of June 2023", KIND_PAYMENT),
         ("did va stop my pension? nothing came this month", KIND_PAYMENT),
         ("My mom gets DIC and it didn't come this month. Can you check if VA stopped her payments??", KIND_SOMEONE_ELSE),
+        ("my DIC deposit this month was lower than last month and I didnt get any letter. Why did my amount go down?",
+         KIND_PAYMENT),
+        ("I applied for DIC in August. Its been almost 4 months. has the VA approved it yet", KIND_CLAIM_STATUS),
     ],
 )
 def test_questions_about_the_askers_own_record_are_recognised(question, kind):
@@ -139,6 +142,8 @@ def test_questions_about_the_askers_own_record_are_recognised(question, kind):
     "how much back pay will i get if they approve my claim from 2023",
     "will va stop my pension if i get married",
     "can va stop my payments if i move overseas",
+    "why would a DIC payment go down",
+    "has the VA approved the new PACT Act conditions yet",
 ])
 def test_general_questions_are_not_about_the_askers_record(question):
     assert own_record_kind(question=question) is None
