@@ -863,6 +863,13 @@ def test_topics_accept_lists_from_the_database():
          "Organization representative"),
         ("our son was killed in Iraq, can he be buried at arlington", "our son was killed in Iraq, can he be buried at "
          "arlington"),
+        # A child disabled for life, the veteran parent gone: DIC's helpless child, at any age.
+        ("My brother is 42 and has Down syndrome. Dad died of a service connected condition and mom gets DIC. after "
+         "she's gone can my brother get anything",
+         "My brother is 42 and has Down syndrome. Dad died of a service connected condition and mom gets DIC. after "
+         "she's gone can my brother get anything helpless child DIC for surviving children permanently unable to "
+         "support themselves before age 18 DIC survivors"),
+        ("my son has autism, can he get chapter 35", "my son has autism, can he get chapter 35"),
         # The spouse named before the adding (it was refused, retrieval too weak).
         ("just got married!! im 40% rated, how do i get my wife added so i get paid more",
          "just got married!! im 40% rated, how do i get my wife added so i get paid more dependent extra compensation for "
