@@ -875,6 +875,11 @@ def test_topics_accept_lists_from_the_database():
          "just got married!! im 40% rated, how do i get my wife added so i get paid more dependent extra compensation for "
          "dependents"),
         ("is it too late for voc rehab", "is it too late for voc rehab 12-year basic period of eligibility"),
+        # Across the question mark: "Can I use voc rehab? is there a time limit".
+        ("got out in 2016. Can I use VR&E / voc rehab? is there a time limit",
+         "got out in 2016. Can I use VR&E / voc rehab? is there a time limit 12-year basic period of eligibility"),
+        ("my ETS date is in about 5 months, can I file before I get out",
+         "my ETS date is in about 5 months, can I file before I get out Benefits Delivery at Discharge"),
         ("no rating and i make too much for va health care right",
          "no rating and i make too much for va health care right VA health care income PACT Act expansion enroll "
          "directly income limit priority groups 7 and 8"),
