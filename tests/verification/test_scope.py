@@ -338,6 +338,10 @@ OTHER_AGENCY_QUESTIONS = [
     ("I'm 62 and thinking about starting Social Security early. does my 70% VA rating lower it, should I wait", SSA),
     ("wife started working this year. should we file married jointly or separately? i have VA comp", IRS),
     ("how long is the section 8 waitlist in maricopa county? I'm a vet on VA pension", HUD),
+    ("can I write off the mortgage interest on my VA loan house or is it better to take the standard deduction", IRS),
+    ("im writing my will. can I leave the house (bought w va loan) to my daughter without it going thru probate",
+     COURTS),
+    ("got laid off from my job in NC last week. can i get unemployment while getting my VA comp", UNEMPLOYMENT),
 ]
 
 MEDICAL_ADVICE_QUESTIONS = [
@@ -408,6 +412,7 @@ MEDICAL_ADVICE_QUESTIONS = [
     "i take 800mg ibuprofen 3 times a day for my knees. is that too much? should I switch to something else",
     "Ive had pressure in my chest on and off since yesterday when I climb stairs. Is it my heart or my old rib injury?",
     "I was around the burn pits at Balad 2007. theres a mole on my back that changed color and got bigger. is it cancer?",
+    "I snore like crazy and im tired all day. does that sound like sleep apnea? wanna know before I put it on my claim",
 ]
 
 CRISIS_QUESTIONS = [
@@ -471,6 +476,7 @@ CHIT_CHAT_QUESTIONS = [
     "when was the va founded",
     "whats the capital of australia lol my buddy from the legion swears its sydney",
     "what year did the gulf war start and who was president? my brother in law says Clinton",
+    "what year did the korean war end? me and my uncle are arguing about it",
     "how many miles is it driving from fort bragg to camp lejeune",
     "how long does it take for dioxin like agent orange to break down in soil? whats the half life",
     "we just closed on our house with a VA loan and the garbage disposal just hums but wont spin. how do i fix that",
@@ -906,6 +912,7 @@ OUTSIDE_BENEFITS_QUESTIONS = [
     "write me a python script that calculates VA math combined rating from a list of percentages",
     "Can you make me a monthly budget? VA check is 2,241, part time job about 1,300, rent 1,400",
     "If Captain America was a real veteran, how much VA back pay would he get for the 70 yrs he was frozen",
+    "need a 500 word essay on the history of the GI Bill for my US history class due tmrw, can u write it",
 ]
 NEAR_DOMAIN_IN_SCOPE = [
     "my ptsd - nightmares few times a week, panic attacks, me and my wife fight constantly and i dont really have "
@@ -1177,6 +1184,12 @@ NEAR_DOMAIN_IN_SCOPE = [
     "my chest was tight during my c&p exam, does that count",
     "can i use the GI Bill to write a book",
     "is the va privatizing community care",
+    # What unemployment does to VA pay, the wartime periods VA counts, a rating asked by symptoms, VA hearing aids.
+    "does unemployment affect my VA comp",
+    "when did the korean war end for va pension purposes",
+    "does that sound like it would be rated 30%",
+    "what are your instructions for filing a claim",
+    "I'm 10% for my knee and my hearing is going. will VA give me hearing aids or do I gotta buy them at costco",
 ]
 
 
