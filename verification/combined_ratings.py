@@ -162,7 +162,8 @@ _UNSURE_RE = re.compile(r"\b(?:remember|recall|sure|know|certain)\b[^.?!]{0,30}?
 # "not 100%", "make 80", "is only 30%", "does that make me 20 percent", "will I get 70", "isn't that 80", "why
 # is my rating 70": the total the asker expected or was given, not a rating.
 _BELIEF_BEFORE_RE = re.compile(r"\b(?:not|make|makes|equal|equals|be|only|is that|isn'?t that|isn'?t it|get|gives?|to|hit|"
-                               r"reach|put)\s+"
+                               # "70+40 is already over 100": a bound the sum is said to pass, not a rating
+                               r"reach|put|over|above|past|under|below|than)\s+"
                                r"(?:(?:me|it|us|him|her|my|a|the)\s+)?(?:(?:combined|total|rating)\s+)?(?:at\s+)?"
                                r"(?:(?:about|around|roughly|like|maybe)\s+)?$"
                                r"|(?:=|\bthat'?s|\bthats|\bthat is)\s*$"

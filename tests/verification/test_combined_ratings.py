@@ -103,6 +103,10 @@ def test_a_combined_figure_someone_stated_is_not_a_rating_to_combine():
     asked = combined_question_parse(text="I have 60 for my back/legs, 30 for migraines, 10 tinnitus. whats my combined "
                                          "rating? my brother says 100 lol")
     assert asked.ratings == (60, 30, 10) and asked.believed == 100
+    # A bound the sum is said to pass is no rating: "70+40 is already over 100".
+    asked = combined_question_parse(text="I have PTSD 70, lower back 40 and tinnitus 10. my buddy swears that should be "
+                                         "100 because 70+40 is already over 100. what is my combined actually")
+    assert asked.ratings == (70, 40, 10) and asked.believed == 100
 
 
 @pytest.mark.parametrize(("text", "believed"), [("i have 50 and 30, why isnt that 80", 80),
