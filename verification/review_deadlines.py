@@ -29,12 +29,14 @@ _DECISION_DATE_RE = re.compile(
     re.IGNORECASE)
 _ANY_DATE_RE = re.compile(r"\b" + _DATE, re.IGNORECASE)
 _REVIEW_ASKED_RE = re.compile(r"\b(?:higher[- ]level review|hlr|board appeal|appeal to the board|bva appeal|"
-                              r"appeal(?: it| this| that| the decision)?|decision review|notice of disagreement)\b",
+                              r"appeal(?: it| this| that| the decision)?|decision review|notice of disagreement|"
+                              # "What review do I do and what's the last day to file it"
+                              r"(?:what|which) (?:review|kind of review|type of review))\b",
                               re.IGNORECASE)
 _STILL_ASKED_RE = re.compile(r"\b(?:can|could) (?:i|we|he|she) still\b|\btoo late\b|\bstill (?:file|do|ask|request|"
                              r"appeal|time)\b|\bmiss(?:ed)? (?:the|my) (?:deadline|window)\b|\bdeadline\b|"
                              r"\bhow (?:long|much time) do (?:i|we) (?:have|got)\b|\bis (?:it|there) still time\b|"
-                             r"\bstill open\b|\bby when\b", re.IGNORECASE)
+                             r"\bstill open\b|\bby when\b|\blast day to\b", re.IGNORECASE)
 # A Board decision ("my board appeal was denied"): a Higher-Level Review is no option after it, and the Court's window
 # is 120 days; a contested claim's is 60; a survivor's or a legacy appeal's are other rules.
 _LEFT_ALONE_RE = re.compile(r"\b(?:board|bva|judge)\b[^.?!]{0,25}\b(?:denied|decided|decision|ruled|remanded)\b|"

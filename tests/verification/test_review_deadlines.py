@@ -17,6 +17,9 @@ TODAY = datetime.date(2026, 11, 28)
     ("my decision letter is from january 2026, whats the deadline for an HLR", datetime.date(2027, 1, 1), True),
     ("decision letter dated december 2025, can I still do a higher level review", datetime.date(2026, 12, 1), True),
     ("got denied in june of 2024 for sleep apnea, is it too late to appeal", datetime.date(2025, 6, 1), False),
+    # Which review and its last day (it got the sleep apnea table).
+    ("my sleep apnea was denied, decision letter was dated January 15 2025. I don't have any new evidence. What review "
+     "do I do and whats the last day to file it", datetime.date(2026, 1, 15), False),
 ])
 def test_the_window_is_one_year_from_the_letters_date(question, closes, still_open):
     window = review_window_parse(text=question, today=TODAY)
