@@ -94,6 +94,10 @@ from verification.own_record import (
         ("my DIC deposit this month was lower than last month and I didnt get any letter. Why did my amount go down?",
          KIND_PAYMENT),
         ("I applied for DIC in August. Its been almost 4 months. has the VA approved it yet", KIND_CLAIM_STATUS),
+        ("i faxed 3 buddy letters to the evidence intake center last tuesday. can you check if VA got them and put them "
+         "in my file?", KIND_CLAIM_STATUS),
+        # Where to see it is the answer: the claim status tool lists the evidence VA received.
+        ("how do i check if va got my evidence", KIND_CLAIM_STATUS),
     ],
 )
 def test_questions_about_the_askers_own_record_are_recognised(question, kind):
