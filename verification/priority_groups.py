@@ -18,7 +18,7 @@ from verification.loan_fee import own_rating_find
 
 PRIORITY_URL_SUFFIX = "/health-care/eligibility/"
 
-_GROUP_ASKED_RE = re.compile(r"\bpriority (?:group|grp|level|category)\b|\b(?:pg|p\.g\.)\s?[1-8]?\b", re.IGNORECASE)
+_GROUP_ASKED_RE = re.compile(r"\bpriority (?:group|grp|level|category)\b|\bpg\s?[1-8]\b", re.IGNORECASE)
 _LEFT_ALONE_RE = re.compile(
     r"\b(?:pending|proposed|surviv\w*|widow\w*|husband|wife|spouse|dad|mom|father|mother|son|daughter|brother|"
     r"sister|0\s?%|zero percent|noncompensable|0 percent|income|pension)\b",
