@@ -44,7 +44,9 @@ _STATED_COMBINED_RE = re.compile(
     # "I'm 70% with PTSD at 50": a percentage said of the asker, not of a condition, is the combined one.
     r"\b(?:i'?m|im|i am)\s+(?:now\s+)?" + _LEVEL.replace("value", "value4") + r"\s?(?:%|percent\b)"
     r"(?=\s+(?:with|and|combined|total|overall|now|but|so)\b|\s*[,.;]|\s*$)|"
-    r"\b(?:combined|overall|total)(?:\s+(?:rating|ratings|is|was|of|at|to|for|me|out))*\s+(?:at\s+)?" + _LEVEL
+    # "the combined says 60%", "my total came out to 70"
+    r"\b(?:combined|overall|total)(?:\s+(?:rating|ratings|is|was|of|at|to|for|me|out|says|said|shows|showed|came|comes|"
+    r"listed|as))*\s+(?:at\s+)?" + _LEVEL
     + r"\s?(?:%|percent\b)?|(?<![\d.])" + _LEVEL.replace("value", "value2") + r"\s?(?:%|percent\b)?\s+"
     r"(?:combined|overall|total)\b", re.IGNORECASE)
 # "No one condition at 40", "nothing rated over 30": what the asker lacks, no rating.
@@ -54,6 +56,8 @@ _NONE_AT_RE = re.compile(r"\b(?:no|none|nothing|not one)(?: one| single)?(?: (?:
 # Figures that are no rating of the asker's: "the 100 rate", "above the 100% rate", "my highest rating is only 30" (the
 # ratings listed say it again).
 _SAID_OF_NONE_RE = re.compile(r"\b(?:the|above|over|beyond) (?:the )?100\s?(?:%|percent\b)?(?: (?:rate|level|pay|amount))\b|"
+                              # "or does he need to get to 70": the total asked about, not a rating
+                              r"\bneeds? to (?:get|reach|hit|be) (?:to |up to |at )?\d{1,3}\s?(?:%|percent\b)?|"
                               r"\bhighest(?: single| one| individual)? (?:rating|one|condition) (?:is|was)(?: only| just)? "
                               r"\d{1,3}\s?(?:%|percent\b)?", re.IGNORECASE)
 _PERCENT_RE = re.compile(r"(?<![\d$.,/-])" + _LEVEL + r"\s?(?:%|percent\b)", re.IGNORECASE)

@@ -36,6 +36,10 @@ def test_the_percentages_are_the_regulations(ratings, met, combined):
     # "My highest rating is only 30" says again what the list says.
     ("VA says my combined is 70 percent but my highest rating is only 30 (ptsd 30, migraines 30, back 20, shoulder 20, "
      "tinnitus 10). my buddy says 70 combined means i automatically meet the TDIU requirement", (30, 30, 20, 20, 10)),
+    # "The combined says 60%" is the total, not a condition at 60 (it was answered yes, "one condition is rated 60%");
+    # "does he need to get to 70" is the total asked about.
+    ("my husband has PTSD 50, back 20, and knee 10 and the combined says 60%. Does he qualify for individual "
+     "unemployability or does he need to get to 70 first", (50, 20, 10)),
 ])
 def test_the_askers_ratings_are_read_and_a_stated_combined_figure_set_aside(question, ratings):
     assert tdiu_ratings_parse(text=question) == ratings
