@@ -50,8 +50,9 @@ def priority_group_answer(*, rating: int) -> str:
     that it pays no copays)."""
     group, _ = priority_group(rating=rating)
     held = {1: "50% or more", 2: "30% or 40%", 3: "10% or 20%"}[group]
-    answer = (f"A {rating}% service-connected rating puts you in priority group {group}: VA places veterans rated "
-              f"{held} there [1]. Care for your service-connected conditions is free in every priority group [2].")
+    # The asker's own figure is not said again: every number the answer states is its sources'.
+    answer = (f"Your service-connected rating puts you in priority group {group}: VA places veterans rated {held} there "
+              "[1]. Care for your service-connected conditions is free in every priority group [2].")
     if group == 1:
         answer += " Priority group 1 veterans pay no copays for VA care [3]."
     return answer

@@ -34,7 +34,7 @@ def test_questions_it_does_not_read(question):
 def test_each_rating_falls_in_the_group_the_page_gives_it(rating, group):
     assert priority_group(rating=rating)[0] == group
     assert priority_group_answer(rating=rating).startswith(
-        f"A {rating}% service-connected rating puts you in priority group {group}:")
+        f"Your service-connected rating puts you in priority group {group}:")
 
 
 def test_only_group_one_is_told_it_pays_no_copays():
@@ -52,6 +52,8 @@ def test_the_pipeline_cites_the_groups_page_once_for_words_one_chunk_holds():
                                routing_reason="priority_group")
     assert [c["chunk_id"] for c in result.citations] == ["health-priority-groups-1-2"]
     assert result.answer.count("[1]") == 3
+    # Every number it states is its source's: the asker's 70 is not said again.
+    assert "70" not in result.answer and "50% or more" in result.answer
     result = worked_out_answer("my combined rating just went up to 20%. what priority group does that put me in",
                                model=PRIORITY_GROUP_MODEL, routing_reason="priority_group")
     assert [c["chunk_id"] for c in result.citations] == ["health-priority-groups-3-4", "health-priority-groups-1-2"]
