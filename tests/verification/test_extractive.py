@@ -1092,6 +1092,8 @@ def test_a_condition_a_death_came_from_is_not_asked_about_so_the_burial_pages_an
                   "cost us almost 11 thousand. how much will VA pay toward it and is there a deadline to apply"
                   ).startswith("For a service-connected death, VA pays up to $2,000")
     assert answer("what is the rating for lung cancer").startswith("DC 6819")
+    # Only a family member's death: a friend's death before the asker's own condition is the asker's story.
+    assert answer("after my buddy's death I got lung cancer, what is the rating for lung cancer").startswith("DC 6819")
 
 
 def test_a_bare_tens_figure_beside_a_written_level_is_a_level_asked():

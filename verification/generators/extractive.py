@@ -1497,8 +1497,11 @@ _CAUSE_BEFORE_RE = re.compile(r"\b(?:from|due to|caused by|because of|secondary 
                               r"(?:(?:my|his|her|the|a|an|service[- ]connected|sc|taking|years? of)\s+)*$", re.IGNORECASE)
 _CLAUSE_END_RE = re.compile(r"[.?!;,:]")
 # "My husband's death was service connected (lung cancer from burn pits), how much will VA pay toward the funeral":
-# a condition named in the sentence of a death is what the death came from, not a table asked about.
-_DEATH_BEFORE_RE = re.compile(r"\b(?:died|dies|death|passed away|passed|killed)\b[^.?!]{0,60}$", re.IGNORECASE)
+# a condition named in the clause of a family member's death is what the death came from, not a table asked about
+# ("after my buddy's death I got PTSD, what's the rating" still asks about PTSD).
+_DEATH_BEFORE_RE = re.compile(r"\b(?:husband|wife|spouse|dad|father|mom|mother|son|daughter|brother|sister|he|she|his|"
+                              r"her|veteran)(?:'?s)?\b[^.?!,;]{0,25}\b(?:died|dies|death|passed away|passed on|killed)\b"
+                              r"[^.?!,;]{0,40}$", re.IGNORECASE)
 
 
 # Words of the schedule's names that name no condition on their own ("loss of use", "due to", "type 2").
