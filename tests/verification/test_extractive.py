@@ -1083,9 +1083,8 @@ def test_a_condition_a_death_came_from_is_not_asked_about_so_the_burial_pages_an
                           url="https://www.ecfr.gov/2", content="DC 6819", score=0.5, diagnostic_code="6819")]
 
     def answer(question: str) -> str:
-        return extractive_generate(question=question, question_vector=QUESTION_VECTOR, chunks=chunks,
-                                   units={1: burial, 2: table}, chunk_types={2: "rating_table"}, codes=("6819",),
-                                   condition_names={"lung cancer": "6819"}).text
+        return answer_from(question, chunks, {1: burial, 2: table}, chunk_types={2: "rating_table"}, codes=("6819",),
+                           condition_names={"lung cancer": "6819"})
 
     # It said nothing: the burial pages hold no levels for the code the cause of death implied.
     assert answer("my husbands death was service connected (lung cancer from burn pits, he was rated for it). the funeral "
@@ -1194,8 +1193,7 @@ def test_a_page_for_family_members_who_lived_on_base_is_not_the_case_of_one_who_
                           url="https://www.va.gov/2", content="", score=0.70)]
 
     def answer(question: str) -> str:
-        return extractive_generate(question=question, question_vector=QUESTION_VECTOR, chunks=chunks,
-                                   units={1: family, 2: veterans}).text
+        return answer_from(question, chunks, {1: family, 2: veterans})
 
     assert answer("husband was at camp lejeune for about 6 weeks in 1979 for training, now he has bladder cancer. "
                   "does va cover that").startswith("Veterans who served")

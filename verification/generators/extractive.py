@@ -945,7 +945,7 @@ def extractive_generate(
             chunk_match -= W_OTHERS_EXAMPLE if own_dates else W_EXAMPLE
         if unasked_table(chunk):
             chunk_match -= W_UNASKED_TABLE  # "VA denied my tinnitus, can I still get it": the claim, not its levels
-        if wants_all and sum(1 for text, _ in units.get(chunk.chunk_id, ()) if _ROW_RE.match(text)) >= ALL_LEVELS_ROWS:
+        if wants_all and _holds_every_level(chunk, units):
             chunk_match += W_ALL_LEVELS
         if rare_words & source_words(chunk.title, chunk.content):
             chunk_match += W_RARE  # "the DIC transitional benefit": the one page that says "transitional"
@@ -1018,8 +1018,7 @@ def extractive_generate(
     if wants_all:
         # "List all the levels of the mental health rating, for anxiety": a table holding every level, on the asked
         # condition by its title, leads over a level of a table split across sources that scores higher.
-        whole = [c for n, scored in by_chunk.items()
-                 if sum(1 for text, _ in units.get(chunk_of_read[n].chunk_id, ()) if _ROW_RE.match(text)) >= ALL_LEVELS_ROWS
+        whole = [c for n, scored in by_chunk.items() if _holds_every_level(chunk_of_read[n], units)
                  and (not asked_entities or asked_entities & _codes_in(chunk_of_read[n].title)) for c in scored]
         candidates = whole or candidates
     # A page for another's case does not lead while another page can ("VA proposes to reduce my rating, how long do
@@ -1958,6 +1957,11 @@ def _money_phrases(question: str, nouns: frozenset[str]) -> frozenset[str]:
     return frozenset(re.escape(m.group(0).lower()) for noun in nouns
                      for m in re.finditer(rf"\b[a-z]{{3,}}\s+{noun}\w*", question, re.IGNORECASE)
                      if m.group(0).split()[0].lower() not in STOP_WORDS)
+
+
+def _holds_every_level(chunk: SourceChunk, units: Mapping[int, Sequence[tuple[str, np.ndarray]]]) -> bool:
+    """Whether a source is a whole table (ALL_LEVELS_ROWS rows or more), not one level of a table split across sources."""
+    return sum(1 for text, _ in units.get(chunk.chunk_id, ()) if _ROW_RE.match(text)) >= ALL_LEVELS_ROWS
 
 
 def _whole_table(chosen: list[Unit], units: list[Unit]) -> list[Unit]:
